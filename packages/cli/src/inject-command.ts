@@ -1,0 +1,76 @@
+import { stat } from "node:fs/promises";
+import { resolve } from "node:path";
+import {
+  findProjectRoot,
+  formatWarning,
+  injectMemory,
+  readConfig,
+  resolveGlobalStoreDir,
+} from "@iflow-memory/store";
+import { RuntimeError } from "./errors.js";
+import type { CliIO } from "./io.js";
+
+export interface InjectOptions {
+  projectRoot?: string;
+  limit?: number;
+  globalStore?: string;
+  maxChars?: number;
+  tracking: boolean;
+  json?: boolean;
+  verbose?: boolean;
+}
+
+/** `iflow-memory inject`: the memory block (or the selected entries as JSON) on stdout. */
+export async function injectCommand(options: InjectOptions, io: CliIO): Promise<number> {
+  const projectRoot =
+    options.projectRoot === undefined ? await findProjectRoot(io.cwd) : resolve(io.cwd, options.projectRoot);
+  await requireDirectory(projectRoot);
+
+  const { config, warnings: configWarnings } = await readConfig(projectRoot);
+  const globalStoreDir = resolveGlobalStoreDir({
+    flag: options.globalStore === undefined ? undefined : resolve(io.cwd, options.globalStore),
+    env: io.env,
+  });
+  const result = await injectMemory({
+    projectRoot,
+    globalStoreDir,
+    includeGlobal: options.globalStore !== undefined || config.globalEnabled,
+    limit: options.limit ?? config.injectionLimit,
+    maxChars: options.maxChars ?? null,
+    tracking: options.tracking ? { now: (io.now ?? (() => new Date()))() } : null,
+  });
+
+  for (const warning of [...configWarnings, ...result.warnings]) {
+    io.stderr.write(`iflow-memory: warning: ${formatWarning(warning)}\n`);
+  }
+  if (options.verbose === true) {
+    for (const path of result.ignoredFiles) io.stderr.write(`iflow-memory: ignored ${path} (not an entry file)\n`);
+  }
+
+  const { plan } = result;
+  if (options.json === true) {
+    const report = {
+      project: result.project,
+      projectRoot,
+      globalStore: globalStoreDir,
+      entries: plan.entries,
+      sources: plan.sources,
+      chars: plan.block.length,
+      droppedForBudget: plan.droppedForBudget,
+    };
+    io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+  } else {
+    io.stdout.write(plan.block);
+  }
+  return 0;
+}
+
+async function requireDirectory(path: string): Promise<void> {
+  const info = await stat(path).catch(() => null);
+  if (info === null) {
+    throw new RuntimeError("NO_PROJECT", `cannot read project root ${path}: no such directory; pass an existing --project-root`);
+  }
+  if (!info.isDirectory()) {
+    throw new RuntimeError("NO_PROJECT", `cannot use project root ${path}: it is a file, not a directory; pass the project's folder`);
+  }
+}

@@ -1,0 +1,83 @@
+import { runSessionStartHook } from "@iflow-memory/hook-adapter";
+import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
+import { RuntimeError, UsageError } from "./errors.js";
+import { injectCommand, type InjectOptions } from "./inject-command.js";
+import type { CliIO } from "./io.js";
+
+declare const __IFLOW_MEMORY_VERSION__: string;
+const VERSION = typeof __IFLOW_MEMORY_VERSION__ === "string" ? __IFLOW_MEMORY_VERSION__ : "0.0.0-dev";
+
+/**
+ * The `iflow-memory` command, in-process: parses `io.argv` (without "node" and the script),
+ * runs the command and returns its exit code — 0 success, 1 runtime failure, 2 usage error.
+ * Failures are one line on stderr; a stack trace only with `--debug`.
+ *
+ * @example
+ * const code = await run({ argv: ["inject", "--project-root", "."], stdin: process.stdin,
+ *   stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() });
+ */
+export async function run(io: CliIO): Promise<number> {
+  const debug = io.argv.includes("--debug");
+  let exitCode = 0;
+  const program = buildProgram(io, (code) => {
+    exitCode = code;
+  });
+  try {
+    await program.parseAsync(io.argv, { from: "user" });
+    return exitCode;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // Help and version exit 0; commander has already printed its one-line error otherwise.
+      return error.exitCode === 0 ? 0 : 2;
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    io.stderr.write(`iflow-memory: ${message}\n`);
+    if (debug && error instanceof Error && error.stack !== undefined) io.stderr.write(`${error.stack}\n`);
+    return error instanceof UsageError ? 2 : 1;
+  }
+}
+
+function buildProgram(io: CliIO, setExitCode: (code: number) => void): Command {
+  const program = new Command("iflow-memory")
+    .description("Persistent, cross-project engineering memory for AI coding agents.")
+    .version(VERSION, "-V, --version", "print the version")
+    .helpOption("-h, --help", "show help")
+    .addOption(new Option("--debug", "print stack traces on failure").hideHelp())
+    .showSuggestionAfterError(true)
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => io.stdout.write(text),
+      writeErr: (text) => io.stderr.write(text),
+      outputError: (text, write) => write(`iflow-memory: ${text.replace(/^error: /, "").trimEnd()} (see iflow-memory --help)\n`),
+    });
+
+  program
+    .command("inject")
+    .description("print the memory block a session would get (a drop-in for the original memory.py)")
+    .option("--project-root <dir>", "the project (default: the nearest folder above the current one with .git or docs/knowledge-bank)")
+    .option("--limit <n>", "entries at most; 0 none, -1 no limit (default: memory_injection_limit from the config, else 20)", (value) => parseInteger(value, -1, "--limit"))
+    .option("--global-store <dir>", "the global store (default: $IFLOW_MEMORY_HOME, else ~/.claude/iflow/memory)")
+    .option("--max-chars <n>", "keep the block within N characters, dropping whole lowest-priority entries", (value) => parseInteger(value, 1, "--max-chars"))
+    .option("--no-tracking", "do not write .last-injection.json")
+    .option("--json", "print the selected entries as JSON instead of markdown")
+    .option("--verbose", "also report files in the knowledge bank that are not read")
+    .action(async (options: InjectOptions) => setExitCode(await injectCommand(options, io)));
+
+  const hook = program.command("hook").description("run as an agent hook");
+  hook
+    .command("session-start")
+    .description("Claude Code SessionStart hook: reads the hook JSON on stdin, prints additionalContext; never blocks a session")
+    .action(async () => setExitCode(await runSessionStartHook(io)));
+
+  return program;
+}
+
+function parseInteger(value: string, minimum: number, flag: string): number {
+  const number = /^-?\d+$/.test(value.trim()) ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(number) || number < minimum) {
+    throw new InvalidArgumentError(`${flag} takes a whole number of ${minimum} or more, not "${value}".`);
+  }
+  return number;
+}
+
+export { RuntimeError, UsageError };

@@ -1,0 +1,132 @@
+import {
+  findProjectRoot,
+  formatWarning,
+  injectMemory,
+  readConfig,
+  resolveGlobalStoreDir,
+  type StoreWarning,
+} from "@iflow-memory/store";
+import { readStdin, type HookInput } from "./read-stdin.js";
+
+export interface HookIO {
+  stdin: HookInput;
+  stdout: { write(text: string, callback?: () => void): unknown };
+  stderr: { write(text: string): unknown };
+  env: Record<string, string | undefined>;
+  cwd: string;
+  now?: () => Date;
+}
+
+/** How long the hook may take before it gives up and lets the session start without memory. */
+export const DEFAULT_DEADLINE_MS = 2000;
+const STDIN_TIMEOUT_MS = 1000;
+
+/** The fields of Claude Code's SessionStart stdin that the hook uses. */
+interface SessionStartInput {
+  hook_event_name?: unknown;
+  source?: unknown;
+  cwd?: unknown;
+}
+
+/**
+ * Claude Code's SessionStart hook: reads the hook's stdin JSON, injects the project's memory
+ * and prints `{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":…}}`.
+ * Fail-open: whatever goes wrong, it resolves 0 within its deadline (default 2 s, or
+ * `IFLOW_MEMORY_HOOK_DEADLINE_MS`), prints valid JSON or nothing, and says what went wrong on
+ * stderr.
+ *
+ * @example
+ * const code = await runSessionStartHook({ stdin: process.stdin, stdout: process.stdout,
+ *   stderr: process.stderr, env: process.env, cwd: process.cwd() });
+ */
+export async function runSessionStartHook(io: HookIO): Promise<0> {
+  const deadlineMs = parseDeadline(io.env.IFLOW_MEMORY_HOOK_DEADLINE_MS);
+  const problems: string[] = [];
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), deadlineMs);
+    timer.unref();
+  });
+
+  let output: string | null = null;
+  try {
+    output = await Promise.race([buildOutput(io, problems), deadline]);
+    if (output === null) {
+      problems.push(`gave up after ${deadlineMs} ms; the session starts without memory`);
+    }
+  } catch (error) {
+    problems.push(`failed (${(error as Error).message}); the session starts without memory`);
+    output = null;
+  } finally {
+    clearTimeout(timer);
+  }
+
+  for (const problem of problems) io.stderr.write(`iflow-memory: ${problem}\n`);
+  if (output !== null && output !== "") {
+    const text = output;
+    await new Promise<void>((resolve) => io.stdout.write(text, () => resolve()));
+  }
+  return 0;
+}
+
+async function buildOutput(io: HookIO, problems: string[]): Promise<string> {
+  const stdin = await readStdin(io.stdin, Math.min(STDIN_TIMEOUT_MS, deadlineOf(io)));
+  if (stdin.timedOut) problems.push(`stdin did not close within ${STDIN_TIMEOUT_MS} ms; reading what arrived`);
+  const input = parseInput(stdin.text, problems);
+
+  if (typeof input.hook_event_name === "string" && input.hook_event_name !== "SessionStart") {
+    problems.push(`called for ${input.hook_event_name}, not SessionStart; nothing injected`);
+    return "";
+  }
+  const source = typeof input.source === "string" && input.source !== "" ? input.source : "startup";
+  const start =
+    typeof input.cwd === "string" && input.cwd !== ""
+      ? input.cwd
+      : io.env.CLAUDE_PROJECT_DIR !== undefined && io.env.CLAUDE_PROJECT_DIR !== ""
+        ? io.env.CLAUDE_PROJECT_DIR
+        : io.cwd;
+  const projectRoot = await findProjectRoot(start);
+
+  const { config, warnings: configWarnings } = await readConfig(projectRoot);
+  report(configWarnings, problems);
+  if (!config.injectionEnabled || !config.injectionEvents.includes(source)) return "";
+
+  const result = await injectMemory({
+    projectRoot,
+    globalStoreDir: resolveGlobalStoreDir({ env: io.env }),
+    includeGlobal: config.globalEnabled,
+    limit: config.injectionLimit,
+    maxChars: config.injectionMaxChars,
+    tracking: { now: (io.now ?? (() => new Date()))(), event: source },
+  });
+  report(result.warnings, problems);
+  if (result.plan.block === "") return "";
+  return `${JSON.stringify({
+    hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: result.plan.block },
+  })}\n`;
+}
+
+function parseInput(text: string, problems: string[]): SessionStartInput {
+  if (text.trim() === "") return {};
+  try {
+    const value: unknown = JSON.parse(text);
+    if (value !== null && typeof value === "object" && !Array.isArray(value)) return value as SessionStartInput;
+    problems.push("stdin is JSON but not an object; using defaults (source startup, the current directory)");
+  } catch {
+    problems.push("stdin is not valid JSON; using defaults (source startup, the current directory)");
+  }
+  return {};
+}
+
+function report(warnings: StoreWarning[], problems: string[]): void {
+  for (const warning of warnings) problems.push(`warning: ${formatWarning(warning)}`);
+}
+
+function deadlineOf(io: HookIO): number {
+  return parseDeadline(io.env.IFLOW_MEMORY_HOOK_DEADLINE_MS);
+}
+
+function parseDeadline(value: string | undefined): number {
+  const number = value === undefined ? Number.NaN : Number(value);
+  return Number.isFinite(number) && number > 0 ? number : DEFAULT_DEADLINE_MS;
+}

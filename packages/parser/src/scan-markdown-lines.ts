@@ -1,0 +1,128 @@
+/** One line of a markdown file after HTML comments are removed. */
+export interface ScannedLine {
+  text: string;
+  /** 1-based line number in the original text where this line starts. */
+  line: number;
+  /** True for a fenced code block's delimiters and content: never a header, never metadata. */
+  fenced: boolean;
+}
+
+export interface ScanResult {
+  lines: ScannedLine[];
+  warnings: { message: string; line: number }[];
+}
+
+const FENCE_OPEN = /^ {0,3}(`{3,}|~{3,})(.*)$/;
+
+/**
+ * Splits markdown into lines, removing HTML comments `<!-- … -->` the way the original did
+ * (non-greedy, across lines, the lines inside joined away) except inside code spans and fenced
+ * code blocks, where they are text. An unterminated `<!--` is kept as text.
+ */
+export function scanMarkdownLines(text: string): ScanResult {
+  const source = text.split("\n");
+  const lineOffsets: number[] = [];
+  let offset = 0;
+  for (const line of source) {
+    lineOffsets.push(offset);
+    offset += line.length + 1;
+  }
+
+  const lines: ScannedLine[] = [];
+  const warnings: ScanResult["warnings"] = [];
+  let fence: { marker: string; length: number; line: number } | null = null;
+  let pending: ScannedLine | null = null;
+
+  for (let index = 0; index < source.length; index++) {
+    const raw = source[index] ?? "";
+    const lineNumber = index + 1;
+
+    if (pending !== null) {
+      // Inside a comment that started on an earlier line: resume after its end.
+      const end = raw.indexOf("-->");
+      if (end < 0) continue;
+      const closed = appendOutsideComments(pending, raw.slice(end + 3), lineOffsets[index]! + end + 3, text);
+      if (closed) {
+        lines.push(pending);
+        pending = null;
+      }
+      continue;
+    }
+
+    if (fence !== null) {
+      lines.push({ text: raw, line: lineNumber, fenced: true });
+      if (isFenceClose(raw, fence)) fence = null;
+      continue;
+    }
+
+    const open = FENCE_OPEN.exec(raw);
+    if (open && !(open[1]!.startsWith("`") && open[2]!.includes("`"))) {
+      fence = { marker: open[1]![0]!, length: open[1]!.length, line: lineNumber };
+      lines.push({ text: raw, line: lineNumber, fenced: true });
+      continue;
+    }
+
+    const current: ScannedLine = { text: "", line: lineNumber, fenced: false };
+    if (appendOutsideComments(current, raw, lineOffsets[index]!, text)) lines.push(current);
+    else pending = current;
+  }
+
+  if (fence !== null) {
+    warnings.push({
+      message: `code fence opened at line ${fence.line} is never closed; everything after it is read as code`,
+      line: fence.line,
+    });
+  }
+  return { lines, warnings };
+}
+
+function isFenceClose(raw: string, fence: { marker: string; length: number }): boolean {
+  const match = /^ {0,3}(`{3,}|~{3,})[ \t]*$/.exec(raw);
+  return match !== null && match[1]![0] === fence.marker && match[1]!.length >= fence.length;
+}
+
+/**
+ * Appends `segment` to `target.text`, skipping HTML comments outside code spans.
+ * Returns false when a comment stays open past the end of the segment (it continues on later
+ * lines); `absoluteOffset` is where the segment starts in `whole`, to check that it ends at all.
+ */
+function appendOutsideComments(target: ScannedLine, segment: string, absoluteOffset: number, whole: string): boolean {
+  const special = /`+|<!--/g;
+  let copiedUpTo = 0;
+  let match: RegExpExecArray | null;
+  while ((match = special.exec(segment)) !== null) {
+    const position = match.index;
+    if (match[0] !== "<!--") {
+      // A code span: copied verbatim through its closing run of the same length, if any.
+      const close = findBacktickRun(segment, special.lastIndex, match[0].length);
+      if (close >= 0) special.lastIndex = close + match[0].length;
+      continue;
+    }
+    const end = segment.indexOf("-->", position + 4);
+    if (end >= 0) {
+      target.text += segment.slice(copiedUpTo, position);
+      copiedUpTo = end + 3;
+      special.lastIndex = copiedUpTo;
+      continue;
+    }
+    if (whole.indexOf("-->", absoluteOffset + position + 4) < 0) {
+      // Never terminated: the original's non-greedy regex leaves it as text.
+      break;
+    }
+    target.text += segment.slice(copiedUpTo, position);
+    return false;
+  }
+  target.text += segment.slice(copiedUpTo);
+  return true;
+}
+
+function findBacktickRun(segment: string, from: number, length: number): number {
+  let position = segment.indexOf("`", from);
+  while (position >= 0) {
+    let runEnd = position;
+    while (segment[runEnd] === "`") runEnd++;
+    if (runEnd - position === length) return position;
+    position = segment.indexOf("`", runEnd);
+  }
+  return -1;
+}

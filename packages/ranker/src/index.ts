@@ -1,0 +1,10 @@
+export { dedupeEntries } from "./dedupe-entries.js";
+export { excludeOtherProjectsEntries } from "./exclude-other-projects-entries.js";
+export { fitToBudget } from "./fit-to-budget.js";
+export type { BudgetResult } from "./fit-to-budget.js";
+export { CATEGORY_TITLES, formatMemoryBlock } from "./format-memory-block.js";
+export { lastObservedTime } from "./last-observed-time.js";
+export { planInjection } from "./plan-injection.js";
+export type { InjectionPlan, InjectionRequest } from "./plan-injection.js";
+export { CATEGORY_PRIORITY, selectEntries } from "./select-entries.js";
+export { sortEntries } from "./sort-entries.js";

@@ -1,0 +1,52 @@
+import type { Entry } from "@iflow-memory/parser";
+import { dedupeEntries } from "./dedupe-entries.js";
+import { excludeOtherProjectsEntries } from "./exclude-other-projects-entries.js";
+import { fitToBudget } from "./fit-to-budget.js";
+import { formatMemoryBlock } from "./format-memory-block.js";
+import { selectEntries } from "./select-entries.js";
+
+export interface InjectionRequest {
+  /** The project's entries, files read in the order anti-patterns, patterns, heuristics. */
+  local: readonly Entry[];
+  /** The global store's entries, same file order; [] when the global store is off. */
+  global: readonly Entry[];
+  /** The project's name, to keep its own project-specific global entries. */
+  project: string;
+  /** Entries at most; -1 no limit, 0 none. */
+  limit: number;
+  /** Characters the block may take at most; null: no budget (the original's output). */
+  maxChars: number | null;
+}
+
+export interface InjectionPlan {
+  /** The injected entries in selection order (highest priority first); the block groups them by category. */
+  entries: Entry[];
+  /** The memory block; "" when nothing is selected. */
+  block: string;
+  /** Selected entries left out to stay within `maxChars`. */
+  droppedForBudget: number;
+  sources: { local: number; global: number };
+}
+
+/**
+ * The whole read path, pure: filter, dedupe, sort, select, budget and format.
+ *
+ * @example
+ * const plan = planInjection({ local, global, project: "webshop", limit: 20, maxChars: 9000 });
+ * process.stdout.write(plan.block);
+ */
+export function planInjection(request: InjectionRequest): InjectionPlan {
+  const candidates = dedupeEntries([
+    ...request.local,
+    ...excludeOtherProjectsEntries(request.global, request.project),
+  ]);
+  const selected = selectEntries(candidates, request.limit);
+  const { kept, dropped } = fitToBudget(selected, request.maxChars);
+  const local = kept.filter((entry) => entry.scope === "local").length;
+  return {
+    entries: kept,
+    block: formatMemoryBlock(kept),
+    droppedForBudget: dropped.length,
+    sources: { local, global: kept.length - local },
+  };
+}

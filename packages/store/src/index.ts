@@ -1,0 +1,18 @@
+export { configPath, DEFAULT_CONFIG, readConfig, SESSION_EVENTS } from "./read-config.js";
+export type { ConfigRead, MemoryConfig } from "./read-config.js";
+export { findProjectRoot } from "./find-project-root.js";
+export { readGlobalStore, resolveGlobalStoreDir } from "./read-global-store.js";
+export { knowledgeBankDir, readKnowledgeBank } from "./read-knowledge-bank.js";
+export type { KnowledgeBankRead } from "./read-knowledge-bank.js";
+export type { EntriesRead } from "./read-entry-files.js";
+export { injectMemory } from "./inject-memory.js";
+export type { InjectMemoryOptions, InjectMemoryResult } from "./inject-memory.js";
+export { readMemorySources } from "./read-memory-sources.js";
+export type { MemorySources } from "./read-memory-sources.js";
+export { MAX_FILE_BYTES, readTextFile } from "./read-text-file.js";
+export type { TextFileResult } from "./read-text-file.js";
+export { formatWarning } from "./store-warning.js";
+export type { StoreWarning } from "./store-warning.js";
+export { writeFileAtomically } from "./write-file-atomically.js";
+export { createTrackingRecord, projectName, trackingPath, writeTracking } from "./write-tracking.js";
+export type { TrackingRecord } from "./write-tracking.js";

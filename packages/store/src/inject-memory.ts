@@ -1,0 +1,58 @@
+import { planInjection, type InjectionPlan } from "@iflow-memory/ranker";
+import { readMemorySources } from "./read-memory-sources.js";
+import type { StoreWarning } from "./store-warning.js";
+import { createTrackingRecord, projectName, trackingPath, writeTracking } from "./write-tracking.js";
+
+export interface InjectMemoryOptions {
+  projectRoot: string;
+  globalStoreDir: string;
+  includeGlobal: boolean;
+  /** Entries at most; -1 no limit, 0 none. */
+  limit: number;
+  /** Characters the block may take at most; null: no budget. */
+  maxChars: number | null;
+  /** Write `.last-injection.json` when something is selected; null: don't. */
+  tracking: { now: Date; event?: string | undefined } | null;
+}
+
+export interface InjectMemoryResult {
+  project: string;
+  plan: InjectionPlan;
+  warnings: StoreWarning[];
+  ignoredFiles: string[];
+}
+
+/**
+ * The read path end to end: read the knowledge bank and the global store, plan the injection,
+ * and record it in the tracking file. A tracking write that fails is a warning; the plan is
+ * returned all the same.
+ *
+ * @example
+ * const { plan } = await injectMemory({ projectRoot, globalStoreDir, includeGlobal: true,
+ *   limit: 20, maxChars: 9000, tracking: { now: new Date(), event: "startup" } });
+ * plan.block; // "## Engineering Memory (from knowledge bank)\n\n…"
+ */
+export async function injectMemory(options: InjectMemoryOptions): Promise<InjectMemoryResult> {
+  const project = projectName(options.projectRoot);
+  const sources = await readMemorySources(options);
+  const plan = planInjection({
+    local: sources.local,
+    global: sources.global,
+    project,
+    limit: options.limit,
+    maxChars: options.maxChars,
+  });
+  const warnings = [...sources.warnings];
+  if (options.tracking !== null && plan.entries.length > 0) {
+    const record = createTrackingRecord({ plan, project, ...options.tracking });
+    try {
+      await writeTracking(options.globalStoreDir, record);
+    } catch (error) {
+      warnings.push({
+        path: trackingPath(options.globalStoreDir),
+        message: `tracking not written (${(error as Error).message}); the injection itself is unaffected`,
+      });
+    }
+  }
+  return { project, plan, warnings, ignoredFiles: sources.ignoredFiles };
+}

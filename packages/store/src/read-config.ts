@@ -1,0 +1,147 @@
+import { join } from "node:path";
+import { readTextFile } from "./read-text-file.js";
+import type { StoreWarning } from "./store-warning.js";
+
+/** SessionStart sources Claude Code sends (a forked session may also report "fork"). */
+export const SESSION_EVENTS: readonly string[] = ["startup", "resume", "clear", "compact", "fork"];
+
+export interface MemoryConfig {
+  /** `memory_injection_enabled`: false suppresses all injection. */
+  injectionEnabled: boolean;
+  /** `memory_injection_limit`: entries; 0 none, -1 no limit. */
+  injectionLimit: number;
+  /** `memory_injection_max_chars`: hard cap on the memory block. */
+  injectionMaxChars: number;
+  /** `memory_injection_events`: SessionStart sources that inject. */
+  injectionEvents: string[];
+  /** `memory_global_enabled`: include the global store. */
+  globalEnabled: boolean;
+}
+
+export const DEFAULT_CONFIG: Readonly<MemoryConfig> = Object.freeze({
+  injectionEnabled: true,
+  injectionLimit: 20,
+  injectionMaxChars: 9000,
+  injectionEvents: ["startup", "resume", "clear", "fork"],
+  globalEnabled: true,
+});
+
+export interface ConfigRead {
+  config: MemoryConfig;
+  /** The config file's path, whether or not it exists. */
+  path: string;
+  warnings: StoreWarning[];
+}
+
+/** The project's config file. */
+export function configPath(projectRoot: string): string {
+  return join(projectRoot, ".claude", "iflow-dev.local.md");
+}
+
+/**
+ * Reads the memory settings from the YAML frontmatter of `<project>/.claude/iflow-dev.local.md`.
+ * A missing file means the defaults; a broken file or a bad value is a warning and the default,
+ * never a throw. Keys of other iflow features in the same file are left alone.
+ *
+ * @example
+ * const { config, warnings } = await readConfig("/work/webshop");
+ * config.injectionLimit; // 20 unless the file says otherwise
+ */
+export async function readConfig(projectRoot: string): Promise<ConfigRead> {
+  const path = configPath(projectRoot);
+  const file = await readTextFile(path);
+  if ("missing" in file) return { config: { ...DEFAULT_CONFIG }, path, warnings: [] };
+  if ("warning" in file) return { config: { ...DEFAULT_CONFIG }, path, warnings: [file.warning] };
+  const { parseDocument } = await import("yaml");
+  return { ...parseConfigText(file.text, path, parseDocument), path };
+}
+
+type ParseDocument = typeof import("yaml").parseDocument;
+
+function parseConfigText(text: string, path: string, parseDocument: ParseDocument): Omit<ConfigRead, "path"> {
+  const config: MemoryConfig = { ...DEFAULT_CONFIG };
+  const lines = text.replace(/\r\n?/g, "\n").split("\n");
+  if (lines[0]?.trimEnd() !== "---") {
+    return { config, warnings: [{ path, line: 1, message: "has no YAML frontmatter (a first line of ---); using the defaults" }] };
+  }
+  const end = lines.findIndex((line, index) => index > 0 && /^(---|\.\.\.)\s*$/.test(line));
+  if (end < 0) {
+    return { config, warnings: [{ path, line: 1, message: "its YAML frontmatter is never closed with ---; using the defaults" }] };
+  }
+
+  const document = parseDocument(lines.slice(1, end).join("\n"), { prettyErrors: false, uniqueKeys: false });
+  const error = document.errors[0];
+  if (error !== undefined) {
+    const line = (error.linePos?.[0].line ?? 0) + 1;
+    const reason = error.message.split("\n")[0] ?? "invalid YAML";
+    return { config, warnings: [{ path, line, message: `invalid YAML (${reason}); using the defaults` }] };
+  }
+  const data: unknown = document.toJS();
+  if (data === null || data === undefined) return { config, warnings: [] };
+  if (typeof data !== "object" || Array.isArray(data)) {
+    return { config, warnings: [{ path, line: 2, message: "its frontmatter is not a mapping of keys to values; using the defaults" }] };
+  }
+
+  const values = data as Record<string, unknown>;
+  const warnings: StoreWarning[] = [];
+  const lineOf = (key: string) => {
+    const index = lines.findIndex((line, at) => at > 0 && at < end && line.startsWith(`${key}:`));
+    return index < 0 ? undefined : index + 1;
+  };
+  const read = <K extends keyof MemoryConfig>(
+    key: string,
+    field: K,
+    convert: (value: unknown) => MemoryConfig[K] | undefined,
+    expected: string,
+  ) => {
+    if (!(key in values)) return;
+    const converted = convert(values[key]);
+    if (converted === undefined) {
+      const line = lineOf(key);
+      warnings.push({
+        path,
+        ...(line === undefined ? {} : { line }),
+        message: `${key}: ${JSON.stringify(values[key])} is not ${expected}; using the default ${JSON.stringify(DEFAULT_CONFIG[field])}`,
+      });
+    } else {
+      config[field] = converted;
+    }
+  };
+
+  read("memory_injection_enabled", "injectionEnabled", toBoolean, "true or false");
+  read("memory_injection_limit", "injectionLimit", (value) => toInteger(value, -1), "a whole number of -1 or more");
+  read("memory_injection_max_chars", "injectionMaxChars", (value) => toInteger(value, 1), "a whole number of 1 or more");
+  read("memory_injection_events", "injectionEvents", toEvents, `a list of ${SESSION_EVENTS.join(", ")}`);
+  const unknown = config.injectionEvents.filter((event) => !SESSION_EVENTS.includes(event));
+  if (unknown.length > 0) {
+    const line = lineOf("memory_injection_events");
+    warnings.push({
+      path,
+      ...(line === undefined ? {} : { line }),
+      message: `memory_injection_events: ${unknown.join(", ")} is not a SessionStart source Claude Code is known to send (${SESSION_EVENTS.join(", ")}); kept as written`,
+    });
+  }
+  read("memory_global_enabled", "globalEnabled", toBoolean, "true or false");
+  return { config, warnings };
+}
+
+function toBoolean(value: unknown): boolean | undefined {
+  if (typeof value === "boolean") return value;
+  if (typeof value !== "string") return undefined;
+  const word = value.trim().toLowerCase();
+  if (["true", "yes", "on"].includes(word)) return true;
+  if (["false", "no", "off"].includes(word)) return false;
+  return undefined;
+}
+
+function toInteger(value: unknown, minimum: number): number | undefined {
+  const number = typeof value === "string" && /^\s*-?\d+\s*$/.test(value) ? Number(value) : value;
+  return typeof number === "number" && Number.isSafeInteger(number) && number >= minimum ? number : undefined;
+}
+
+function toEvents(value: unknown): string[] | undefined {
+  const items = typeof value === "string" ? value.split(",") : Array.isArray(value) ? value : undefined;
+  if (items === undefined || items.some((item) => typeof item !== "string")) return undefined;
+  const events = (items as string[]).map((item) => item.trim().toLowerCase()).filter((item) => item !== "");
+  return [...new Set(events)];
+}

@@ -1,0 +1,32 @@
+import { readdir } from "node:fs/promises";
+import { join } from "node:path";
+import { CATEGORIES } from "@iflow-memory/parser";
+import { readEntryFiles, type EntriesRead } from "./read-entry-files.js";
+
+export interface KnowledgeBankRead extends EntriesRead {
+  /** Other files in the knowledge-bank folder (constitution.md, …): never read as entries. */
+  ignoredFiles: string[];
+}
+
+/** The knowledge bank's folder inside a project. */
+export function knowledgeBankDir(projectRoot: string): string {
+  return join(projectRoot, "docs", "knowledge-bank");
+}
+
+/**
+ * Reads a project's knowledge bank (`docs/knowledge-bank/{anti-patterns,patterns,heuristics}.md`).
+ * No folder or no files: no entries and no warning.
+ *
+ * @example
+ * const { entries, warnings } = await readKnowledgeBank("/work/webshop");
+ */
+export async function readKnowledgeBank(projectRoot: string): Promise<KnowledgeBankRead> {
+  const directory = knowledgeBankDir(projectRoot);
+  const [read, names] = await Promise.all([
+    readEntryFiles(directory, "local"),
+    readdir(directory).catch(() => [] as string[]),
+  ]);
+  const known = new Set(CATEGORIES.map((category) => `${category}.md`));
+  const ignoredFiles = names.filter((name) => !known.has(name)).map((name) => join(directory, name));
+  return { ...read, ignoredFiles };
+}

@@ -1,0 +1,67 @@
+import { basename, join } from "node:path";
+import type { InjectionPlan } from "@iflow-memory/ranker";
+import { writeFileAtomically } from "./write-file-atomically.js";
+
+/** `.last-injection.json`: the original's fields, then ours. */
+export interface TrackingRecord {
+  timestamp: string;
+  project: string;
+  entries_injected: number;
+  sources: { local: number; global: number };
+  entry_names: string[];
+  chars: number;
+  estimated_tokens: number;
+  dropped_for_budget: number;
+  /** The SessionStart source, when the hook injected. */
+  event?: string;
+}
+
+/** The tracking file inside a global store. */
+export function trackingPath(globalStoreDir: string): string {
+  return join(globalStoreDir, ".last-injection.json");
+}
+
+/** A project's name, as tracking and provenance record it: its root folder's name. */
+export function projectName(projectRoot: string): string {
+  return basename(projectRoot.replace(/[\\/]+$/, "")) || projectRoot;
+}
+
+/**
+ * The tracking record of one injection.
+ *
+ * @example
+ * createTrackingRecord({ plan, project: "webshop", now: new Date(), event: "startup" });
+ * // { timestamp: "2026-11-22T10:00:00Z", project: "webshop", entries_injected: 20, … }
+ */
+export function createTrackingRecord(options: {
+  plan: InjectionPlan;
+  project: string;
+  now: Date;
+  event?: string | undefined;
+}): TrackingRecord {
+  const { plan } = options;
+  return {
+    timestamp: options.now.toISOString().replace(/\.\d{3}Z$/, "Z"),
+    project: options.project,
+    entries_injected: plan.entries.length,
+    sources: { ...plan.sources },
+    entry_names: plan.entries.map((entry) => entry.name),
+    chars: plan.block.length,
+    estimated_tokens: Math.ceil(plan.block.length / 4),
+    dropped_for_budget: plan.droppedForBudget,
+    ...(options.event === undefined ? {} : { event: options.event }),
+  };
+}
+
+/**
+ * Replaces `<globalStoreDir>/.last-injection.json` atomically. Throws on I/O failure (with
+ * `cause`); callers treat that as a warning, never as a reason to withhold the injection.
+ */
+export async function writeTracking(globalStoreDir: string, record: TrackingRecord): Promise<void> {
+  const path = trackingPath(globalStoreDir);
+  try {
+    await writeFileAtomically(path, `${JSON.stringify(record, null, 2)}\n`);
+  } catch (cause) {
+    throw new Error(`cannot write ${path}: ${(cause as NodeJS.ErrnoException).code ?? (cause as Error).message}`, { cause });
+  }
+}

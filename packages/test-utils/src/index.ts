@@ -1,0 +1,77 @@
+import { spawn } from "node:child_process";
+import { cpSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach } from "vitest";
+
+/** The repository root. */
+export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
+
+/** `../shared` beside the repository: corpora and golden files. */
+export const SHARED_DIR = resolve(REPO_ROOT, "../shared");
+export const CORPORA_DIR = join(SHARED_DIR, "corpora");
+export const GOLDEN_DIR = join(SHARED_DIR, "golden");
+
+/** The built command and hook, as a user runs them. */
+export const CLI_BIN = join(REPO_ROOT, "packages/cli/dist/bin.js");
+export const HOOK_BIN = join(REPO_ROOT, "packages/hook-adapter/dist/session-start.js");
+
+const created: string[] = [];
+afterEach(() => {
+  for (const directory of created.splice(0)) rmSync(directory, { recursive: true, force: true });
+});
+
+/** A fresh temporary directory, removed after the current test. */
+export function makeTempDir(prefix = "iflow-memory-test-"): string {
+  const directory = mkdtempSync(join(tmpdir(), prefix));
+  created.push(directory);
+  return directory;
+}
+
+/** A copy of a corpus folder in a temporary directory (tests must never write into shared/). */
+export function copyCorpus(name: string, into = makeTempDir()): string {
+  const target = join(into, name);
+  cpSync(join(CORPORA_DIR, name), target, { recursive: true });
+  return target;
+}
+
+/** Removes the common indentation of a template literal and its first newline. */
+export function dedent(strings: TemplateStringsArray, ...values: unknown[]): string {
+  const text = strings.reduce((all, part, index) => all + part + (index < values.length ? String(values[index]) : ""), "");
+  const lines = text.replace(/^\n/, "").split("\n");
+  const indents = lines.filter((line) => line.trim() !== "").map((line) => /^ */.exec(line)![0].length);
+  const indent = indents.length === 0 ? 0 : Math.min(...indents);
+  return lines.map((line) => line.slice(indent)).join("\n").replace(/[ ]+$/, "");
+}
+
+export interface SpawnResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a built script with node, as a user would, feeding `stdin` (or nothing) and a clean env. */
+export function runNode(
+  script: string,
+  args: string[],
+  options: { stdin?: string | null; env?: Record<string, string>; cwd?: string; timeoutMs?: number } = {},
+): Promise<SpawnResult> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, [script, ...args], {
+      cwd: options.cwd ?? REPO_ROOT,
+      env: { PATH: process.env.PATH ?? "", ...options.env },
+      stdio: ["pipe", "pipe", "pipe"],
+      timeout: options.timeoutMs ?? 20_000,
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+    child.on("error", reject);
+    child.on("close", (code, signal) => resolvePromise({ code, signal, stdout, stderr }));
+    if (options.stdin === null) return; // leave stdin open: a caller that never closes it
+    child.stdin.end(options.stdin ?? "");
+  });
+}
