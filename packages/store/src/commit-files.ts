@@ -1,0 +1,131 @@
+import { randomBytes } from "node:crypto";
+import { mkdir, open, readdir, readFile, rename, unlink } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
+import { StoreError } from "./store-error.js";
+
+/** The journal of a commit in progress, inside the store directory. */
+export const COMMIT_JOURNAL = ".commit.json";
+
+export interface FileWrite {
+  /** Absolute path of the file to replace or create. */
+  path: string;
+  content: string;
+}
+
+interface Journal {
+  renames: Array<{ from: string; to: string }>;
+}
+
+const TEMPORARY = /\.iflow-[0-9a-f]{16}\.tmp$/;
+
+/**
+ * Replaces several files as one: after a crash at any instant, either every file has its new
+ * content or (once `recoverCommit` has run) every file has its old one — never a mix, never a
+ * torn file. Each new content goes to a temporary file beside its target and is fsynced; a
+ * journal naming the renames is then written atomically, the renames done, the journal removed.
+ * Call it while holding the store's lock (`withStoreLock` finishes an interrupted commit first).
+ * Files get mode 0600, new folders 0700.
+ *
+ * @example
+ * await commitFiles(storeDir, [
+ *   { path: join(storeDir, "anti-patterns.md"), content: antiPatterns },
+ *   { path: join(storeDir, "heuristics.md"), content: heuristics },
+ * ]);
+ */
+export async function commitFiles(directory: string, writes: readonly FileWrite[]): Promise<void> {
+  if (writes.length === 0) return;
+  const nonce = randomBytes(8).toString("hex");
+  const renames: Journal["renames"] = [];
+  try {
+    for (const write of writes) {
+      await mkdir(dirname(write.path), { recursive: true, mode: 0o700 });
+      const temporary = `${write.path}.iflow-${nonce}.tmp`;
+      await writeSynced(temporary, write.content);
+      renames.push({ from: temporary, to: write.path });
+    }
+  } catch (error) {
+    await Promise.all(renames.map(({ from }) => unlink(from).catch(() => undefined)));
+    throw new StoreError("STORE_WRITE_FAILED", `cannot write ${writes.map((write) => basename(write.path)).join(", ")} in ${directory}: ${describe(error)}; nothing was changed`, { cause: error });
+  }
+  if (renames.length === 1) {
+    await applyRenames(renames);
+    await syncDirectories([dirname(renames[0]!.to)]);
+    return;
+  }
+  const journalPath = join(directory, COMMIT_JOURNAL);
+  const journalTemporary = `${journalPath}.iflow-${nonce}.tmp`;
+  await writeSynced(journalTemporary, `${JSON.stringify({ renames } satisfies Journal)}\n`);
+  await rename(journalTemporary, journalPath);
+  await syncDirectories([directory]);
+  // From here on the commit is decided: a crash is rolled forward by recoverCommit.
+  await applyRenames(renames);
+  await syncDirectories([...new Set(renames.map(({ to }) => dirname(to)))]);
+  await unlink(journalPath);
+  await syncDirectories([directory]);
+}
+
+/**
+ * Finishes a commit that a crashed writer left half-done (its journal still present) and
+ * removes the temporary files of commits that never reached their journal. Run under the
+ * store's lock; `withStoreLock` does it before every action.
+ *
+ * @example
+ * await recoverCommit(storeDir); // true if an interrupted commit was finished
+ */
+export async function recoverCommit(directory: string): Promise<boolean> {
+  const journalPath = join(directory, COMMIT_JOURNAL);
+  let journal: Journal | null = null;
+  try {
+    journal = JSON.parse(await readFile(journalPath, "utf8")) as Journal;
+  } catch (error) {
+    if (!isCode(error, "ENOENT")) await unlink(journalPath).catch(() => undefined); // never reached its rename
+  }
+  if (journal !== null) {
+    await applyRenames(journal.renames, { missingIsDone: true });
+    await syncDirectories([...new Set(journal.renames.map(({ to }) => dirname(to)))]);
+    await unlink(journalPath).catch(() => undefined);
+    await syncDirectories([directory]);
+  }
+  const names = await readdir(directory).catch(() => [] as string[]);
+  await Promise.all(names.filter((name) => TEMPORARY.test(name)).map((name) => unlink(join(directory, name)).catch(() => undefined)));
+  return journal !== null;
+}
+
+async function applyRenames(renames: Journal["renames"], options: { missingIsDone?: boolean } = {}): Promise<void> {
+  for (const { from, to } of renames) {
+    try {
+      await rename(from, to);
+    } catch (error) {
+      if (options.missingIsDone === true && isCode(error, "ENOENT")) continue;
+      throw new StoreError("STORE_WRITE_FAILED", `cannot replace ${to}: ${describe(error)}; the next write to this store finishes the change`, { cause: error });
+    }
+  }
+}
+
+async function writeSynced(path: string, content: string): Promise<void> {
+  const handle = await open(path, "w", 0o600);
+  try {
+    await handle.writeFile(content, "utf8");
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+async function syncDirectories(directories: readonly string[]): Promise<void> {
+  for (const directory of directories) {
+    // Makes the renames durable; some file systems refuse to open a directory, which is harmless.
+    const handle = await open(directory, "r").catch(() => null);
+    if (handle === null) continue;
+    await handle.sync().catch(() => undefined);
+    await handle.close();
+  }
+}
+
+function isCode(error: unknown, code: string): boolean {
+  return typeof error === "object" && error !== null && (error as { code?: unknown }).code === code;
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

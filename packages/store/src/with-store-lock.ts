@@ -1,0 +1,151 @@
+import { randomBytes } from "node:crypto";
+import { link, mkdir, readFile, stat, unlink, writeFile } from "node:fs/promises";
+import { hostname } from "node:os";
+import { join } from "node:path";
+import { recoverCommit } from "./commit-files.js";
+import { StoreError } from "./store-error.js";
+
+/** The lock file's name inside a store directory. */
+export const LOCK_FILE = ".lock";
+
+export interface StoreLockOptions {
+  /** Give up after this long (default 10 s): a store is never held that long by a healthy writer. */
+  timeoutMs?: number;
+  /** A lock older than this is stale whoever holds it (default 60 s); a lock of a dead process is stale at once. */
+  staleMs?: number;
+}
+
+interface LockOwner {
+  pid: number;
+  host: string;
+  nonce: string;
+  created: string;
+}
+
+/**
+ * Runs `action` while holding the exclusive lock of a store directory, and releases it after,
+ * whatever happens. The lock is a file created atomically (hard link of a complete temporary
+ * file), so a reader never sees a half-written owner. A lock left by a process that died
+ * (same host, pid gone) or older than `staleMs` is recovered. Before `action` runs, a commit
+ * that a crashed writer left half-done is finished (see `commitFiles`), so `action` always
+ * reads a consistent store.
+ *
+ * @example
+ * await withStoreLock("/home/ada/.claude/iflow/memory", async () => {
+ *   const text = await readFile(path, "utf8");
+ *   await commitFiles(directory, [{ path, content: merge(text) }]);
+ * });
+ */
+export async function withStoreLock<T>(directory: string, action: () => Promise<T>, options: StoreLockOptions = {}): Promise<T> {
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  const staleMs = options.staleMs ?? 60_000;
+  await mkdir(directory, { recursive: true, mode: 0o700 });
+  const lockPath = join(directory, LOCK_FILE);
+  const owner: LockOwner = { pid: process.pid, host: hostname(), nonce: randomBytes(8).toString("hex"), created: new Date().toISOString() };
+  const deadline = Date.now() + timeoutMs;
+  let delay = 5;
+  while (!(await tryCreateLock(lockPath, owner))) {
+    await breakIfStale(lockPath, staleMs);
+    if (Date.now() > deadline) {
+      const holder = await readOwner(lockPath);
+      const who = holder === null ? "another process" : `process ${holder.pid} on ${holder.host}`;
+      throw new StoreError("STORE_LOCKED", `cannot lock ${directory}: ${who} has held ${LOCK_FILE} for over ${Math.round(timeoutMs / 1000)} s; try again, or delete ${lockPath} if no iflow-memory is running`);
+    }
+    await sleep(delay + Math.random() * delay);
+    delay = Math.min(delay * 2, 100);
+  }
+  try {
+    await recoverCommit(directory);
+    return await action();
+  } finally {
+    await releaseLock(lockPath, owner);
+  }
+}
+
+async function tryCreateLock(lockPath: string, owner: LockOwner): Promise<boolean> {
+  const temporary = `${lockPath}.${owner.nonce}.tmp`;
+  await writeFile(temporary, `${JSON.stringify(owner)}\n`, { mode: 0o600 });
+  try {
+    await link(temporary, lockPath);
+    return true;
+  } catch (error) {
+    if (isCode(error, "EEXIST")) return false;
+    throw new StoreError("STORE_WRITE_FAILED", `cannot create ${lockPath}: ${describe(error)}; check that the folder is writable`, { cause: error });
+  } finally {
+    await unlink(temporary).catch(() => undefined);
+  }
+}
+
+async function readOwner(lockPath: string): Promise<LockOwner | null> {
+  try {
+    const owner = JSON.parse(await readFile(lockPath, "utf8")) as Partial<LockOwner>;
+    return typeof owner.pid === "number" && typeof owner.nonce === "string" && typeof owner.host === "string" ? (owner as LockOwner) : null;
+  } catch {
+    return null;
+  }
+}
+
+async function breakIfStale(lockPath: string, staleMs: number): Promise<void> {
+  const owner = await readOwner(lockPath);
+  if (owner === null) {
+    // Unreadable owner: only its age can tell.
+    const age = await ageOf(lockPath);
+    if (age !== null && age > staleMs) await removeIfSame(lockPath, null);
+    return;
+  }
+  const dead = owner.host === hostname() && !isAlive(owner.pid);
+  const age = await ageOf(lockPath);
+  if (dead || (age !== null && age > staleMs)) await removeIfSame(lockPath, owner.nonce);
+}
+
+// Two waiters may both find the same stale lock; the break lock makes sure only one removes it,
+// and only if it is still the stale one (not a fresh lock taken meanwhile).
+async function removeIfSame(lockPath: string, nonce: string | null): Promise<void> {
+  const breakPath = `${lockPath}.break`;
+  const breaker: LockOwner = { pid: process.pid, host: hostname(), nonce: randomBytes(8).toString("hex"), created: new Date().toISOString() };
+  if (!(await tryCreateLock(breakPath, breaker))) {
+    const age = await ageOf(breakPath);
+    if (age !== null && age > 5_000) await unlink(breakPath).catch(() => undefined); // a breaker died mid-break
+    return;
+  }
+  try {
+    const current = await readOwner(lockPath);
+    if ((current?.nonce ?? null) === nonce) await unlink(lockPath).catch(() => undefined);
+  } finally {
+    await unlink(breakPath).catch(() => undefined);
+  }
+}
+
+async function releaseLock(lockPath: string, owner: LockOwner): Promise<void> {
+  const current = await readOwner(lockPath);
+  if (current?.nonce === owner.nonce) await unlink(lockPath).catch(() => undefined);
+}
+
+async function ageOf(path: string): Promise<number | null> {
+  try {
+    return Date.now() - (await stat(path)).mtimeMs;
+  } catch {
+    return null;
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return !isCode(error, "ESRCH");
+  }
+}
+
+function isCode(error: unknown, code: string): boolean {
+  return typeof error === "object" && error !== null && (error as { code?: unknown }).code === code;
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function sleep(milliseconds: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, milliseconds));
+}
