@@ -52,11 +52,17 @@ export async function readConfig(projectRoot: string): Promise<ConfigRead> {
   const file = await readTextFile(path);
   if ("missing" in file) return { config: { ...DEFAULT_CONFIG }, path, warnings: [] };
   if ("warning" in file) return { config: { ...DEFAULT_CONFIG }, path, warnings: [file.warning] };
-  const { parseDocument } = await import("yaml");
-  return { ...parseConfigText(file.text, path, parseDocument), path };
+  return { ...parseConfigText(file.text, path, await loadParseDocument()), path };
 }
 
 type ParseDocument = typeof import("yaml").parseDocument;
+
+// Loaded only when a config file exists: most session starts never pay for the YAML parser.
+// Bundlers that inline yaml's CommonJS build put its exports under `default`.
+async function loadParseDocument(): Promise<ParseDocument> {
+  const yaml = (await import("yaml")) as typeof import("yaml") & { default?: typeof import("yaml") };
+  return typeof yaml.parseDocument === "function" ? yaml.parseDocument : yaml.default!.parseDocument;
+}
 
 function parseConfigText(text: string, path: string, parseDocument: ParseDocument): Omit<ConfigRead, "path"> {
   const config: MemoryConfig = { ...DEFAULT_CONFIG };
