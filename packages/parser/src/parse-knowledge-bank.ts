@@ -37,7 +37,8 @@ const NAME_PREFIX = /^(?:anti-pattern|pattern|heuristic):\s*/i;
  * entries[0].metadataText; // "- Used in: Feature #018"
  */
 export function parseKnowledgeBank(text: string, options: ParseOptions): ParseResult {
-  const normalised = text.replace(/\r\n?/g, "\n").replace(/^\uFEFF/, "");
+  const unixNewlines = text.includes("\r") ? text.replace(/\r\n?/g, "\n") : text;
+  const normalised = unixNewlines.charCodeAt(0) === 0xfeff ? unixNewlines.slice(1) : unixNewlines;
   const scan = scanMarkdownLines(normalised);
   const warnings: ParseWarning[] = scan.warnings.map((warning) => ({ path: options.path, ...warning }));
 
@@ -66,6 +67,7 @@ function toEntry(header: ScannedLine, body: ScannedLine[], filePosition: number,
   const metadataText = stripPythonWhitespace(metadataLines.map((line) => line.text).join("\n"));
   const metadata = readMetadata(metadataLines);
   const known = knownFields(metadata);
+  let contentHash: string | undefined;
 
   return {
     name: stripPythonWhitespace(header.text.slice(4)).replace(NAME_PREFIX, ""),
@@ -79,7 +81,13 @@ function toEntry(header: ScannedLine, body: ScannedLine[], filePosition: number,
     lastObserved: known["last observed"] ?? null,
     tags: parseTags(known["tags"]),
     filePosition,
-    contentHash: hashContent(description),
+    // Computed on first read: injection compares normalised content and never needs it.
+    get contentHash(): string {
+      return (contentHash ??= hashContent(description));
+    },
+    set contentHash(value: string) {
+      contentHash = value;
+    },
     scope: options.scope,
     origin: { path: options.path, line: header.line },
   };

@@ -21,11 +21,15 @@ const FENCE_OPEN = /^ {0,3}(`{3,}|~{3,})(.*)$/;
  */
 export function scanMarkdownLines(text: string): ScanResult {
   const source = text.split("\n");
+  // Most files have no comment at all: then no line needs the comment scan or its offsets.
+  const hasComments = text.includes("<!--");
   const lineOffsets: number[] = [];
-  let offset = 0;
-  for (const line of source) {
-    lineOffsets.push(offset);
-    offset += line.length + 1;
+  if (hasComments) {
+    let offset = 0;
+    for (const line of source) {
+      lineOffsets.push(offset);
+      offset += line.length + 1;
+    }
   }
 
   const lines: ScannedLine[] = [];
@@ -55,13 +59,17 @@ export function scanMarkdownLines(text: string): ScanResult {
       continue;
     }
 
-    const open = FENCE_OPEN.exec(raw);
+    const open = mayOpenFence(raw) ? FENCE_OPEN.exec(raw) : null;
     if (open && !(open[1]!.startsWith("`") && open[2]!.includes("`"))) {
       fence = { marker: open[1]![0]!, length: open[1]!.length, line: lineNumber };
       lines.push({ text: raw, line: lineNumber, fenced: true });
       continue;
     }
 
+    if (!hasComments) {
+      lines.push({ text: raw, line: lineNumber, fenced: false });
+      continue;
+    }
     const current: ScannedLine = { text: "", line: lineNumber, fenced: false };
     if (appendOutsideComments(current, raw, lineOffsets[index]!, text)) lines.push(current);
     else pending = current;
@@ -74,6 +82,14 @@ export function scanMarkdownLines(text: string): ScanResult {
     });
   }
   return { lines, warnings };
+}
+
+/** A cheap pre-check for FENCE_OPEN: up to three spaces, then a backtick or a tilde. */
+function mayOpenFence(raw: string): boolean {
+  let index = 0;
+  while (index < 3 && raw.charCodeAt(index) === 0x20) index++;
+  const code = raw.charCodeAt(index);
+  return code === 0x60 || code === 0x7e;
 }
 
 function isFenceClose(raw: string, fence: { marker: string; length: number }): boolean {
