@@ -34,5 +34,7 @@ let createHash: typeof import("node:crypto").createHash | undefined;
 function loadCrypto(): typeof import("node:crypto") {
   const getBuiltinModule = (process as { getBuiltinModule?: (id: string) => unknown }).getBuiltinModule;
   if (typeof getBuiltinModule === "function") return getBuiltinModule("node:crypto") as typeof import("node:crypto");
-  return createRequire(import.meta.url)("node:crypto") as typeof import("node:crypto"); // Node < 20.16
+  // Node < 20.16: a CommonJS bundle has require; an ES module makes one.
+  const load = typeof require === "function" ? require : createRequire(import.meta.url);
+  return load("node:crypto") as typeof import("node:crypto");
 }

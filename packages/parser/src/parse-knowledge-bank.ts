@@ -1,7 +1,7 @@
 import { hashContent } from "./content-hash.js";
 import type { Category, Confidence, Entry, Scope } from "./entry.js";
 import { stripPythonWhitespace } from "./python-whitespace.js";
-import { scanMarkdownLines, type ScannedLine } from "./scan-markdown-lines.js";
+import { scanMarkdownLines, type ScanResult } from "./scan-markdown-lines.js";
 
 export interface ParseOptions {
   category: Category;
@@ -41,37 +41,50 @@ export function parseKnowledgeBank(text: string, options: ParseOptions): ParseRe
   const normalised = unixNewlines.charCodeAt(0) === 0xfeff ? unixNewlines.slice(1) : unixNewlines;
   const scan = scanMarkdownLines(normalised);
   const warnings: ParseWarning[] = scan.warnings.map((warning) => ({ path: options.path, ...warning }));
+  const { texts, fenced } = scan;
 
-  const blocks: { header: ScannedLine; body: ScannedLine[] }[] = [];
-  let current: { header: ScannedLine; body: ScannedLine[] } | null = null;
-  for (const line of scan.lines) {
-    if (!line.fenced && line.text.startsWith("### ")) {
-      current = { header: line, body: [] };
-      blocks.push(current);
-    } else if (!line.fenced && (line.text.startsWith("# ") || line.text.startsWith("## "))) {
-      current = null; // a section heading ends the entry and is never part of one
-    } else if (current !== null) {
-      current.body.push(line);
-    }
+  // Entries as line ranges: a "### " line opens one; "# " and "## " headings close it and belong to none.
+  const entries: Entry[] = [];
+  let header = -1;
+  for (let index = 0; index <= texts.length; index++) {
+    const text = index < texts.length ? texts[index]! : "# ";
+    if (fenced[index] === true || text.charCodeAt(0) !== 0x23 /* # */) continue;
+    const opens = text.startsWith("### ");
+    if (!opens && !text.startsWith("# ") && !text.startsWith("## ")) continue;
+    if (header >= 0) entries.push(toEntry(scan, header, index, entries.length + 1, options));
+    header = opens ? index : -1;
   }
-
-  const entries = blocks.map((block, index) => toEntry(block.header, block.body, index + 1, options));
   return { entries, warnings };
 }
 
-function toEntry(header: ScannedLine, body: ScannedLine[], filePosition: number, options: ParseOptions): Entry {
-  const metadataStart = body.findIndex((line) => !line.fenced && line.text.startsWith("- "));
-  const descriptionLines = metadataStart < 0 ? body : body.slice(0, metadataStart);
-  const metadataLines = metadataStart < 0 ? [] : body.slice(metadataStart);
-  const description = stripPythonWhitespace(descriptionLines.map((line) => line.text).join("\n"));
-  const metadataText = stripPythonWhitespace(metadataLines.map((line) => line.text).join("\n"));
-  const metadata = readMetadata(metadataLines);
-  const known = knownFields(metadata);
+/** The entry whose header is line `header` and whose body runs to line `end` (exclusive). */
+function toEntry(scan: ScanResult, header: number, end: number, filePosition: number, options: ParseOptions): Entry {
+  const { texts, fenced } = scan;
+  let metadataStart = header + 1;
+  while (metadataStart < end && (fenced[metadataStart] === true || !texts[metadataStart]!.startsWith("- "))) metadataStart++;
+  const description = stripPythonWhitespace(joinLines(texts, header + 1, metadataStart));
+  const metadataText = stripPythonWhitespace(joinLines(texts, metadataStart, end));
+
+  // "- Key: value" lines, first key wins; the known keys are matched case-insensitively.
+  const metadata: Record<string, string> = {};
+  const known: Partial<Record<KnownKey, string>> = {};
+  for (let index = metadataStart; index < end; index++) {
+    const text = texts[index]!;
+    if (fenced[index] === true || !text.startsWith("- ")) continue;
+    const colon = text.indexOf(":");
+    if (colon < 0) continue;
+    const key = text.slice(2, colon).trim();
+    if (key === "" || Object.hasOwn(metadata, key)) continue;
+    const value = text.slice(colon + 1).trim();
+    metadata[key] = value;
+    const lower = KNOWN_KEY_LENGTHS.has(key.length) ? key.toLowerCase() : "";
+    if (KNOWN_KEYS.has(lower) && known[lower as KnownKey] === undefined) known[lower as KnownKey] = value;
+  }
   let contentHash: string | undefined;
 
   return {
-    name: stripPythonWhitespace(header.text.slice(4)).replace(NAME_PREFIX, ""),
-    headerLine: header.text,
+    name: stripPythonWhitespace(texts[header]!.slice(4)).replace(NAME_PREFIX, ""),
+    headerLine: texts[header]!,
     category: options.category,
     description,
     metadataText,
@@ -81,7 +94,8 @@ function toEntry(header: ScannedLine, body: ScannedLine[], filePosition: number,
     lastObserved: known["last observed"] ?? null,
     tags: parseTags(known["tags"]),
     filePosition,
-    // Computed on first read: injection compares normalised content and never needs it.
+    // Computed on first read (an accessor costs a little; node:crypto and 50,000 hashes cost more):
+    // injection compares normalised content and never needs it.
     get contentHash(): string {
       return (contentHash ??= hashContent(description));
     },
@@ -89,31 +103,17 @@ function toEntry(header: ScannedLine, body: ScannedLine[], filePosition: number,
       contentHash = value;
     },
     scope: options.scope,
-    origin: { path: options.path, line: header.line },
+    origin: { path: options.path, line: scan.lineNumbers[header]! },
   };
 }
 
-function readMetadata(lines: ScannedLine[]): Record<string, string> {
-  const metadata: Record<string, string> = {};
-  for (const line of lines) {
-    if (line.fenced || !line.text.startsWith("- ")) continue;
-    const colon = line.text.indexOf(":");
-    if (colon < 0) continue;
-    const key = line.text.slice(2, colon).trim();
-    if (key === "" || Object.hasOwn(metadata, key)) continue;
-    metadata[key] = line.text.slice(colon + 1).trim();
-  }
-  return metadata;
-}
+type KnownKey = "observation count" | "confidence" | "last observed" | "tags";
+const KNOWN_KEYS: ReadonlySet<string> = new Set<KnownKey>(["observation count", "confidence", "last observed", "tags"]);
+const KNOWN_KEY_LENGTHS: ReadonlySet<number> = new Set([...KNOWN_KEYS].map((key) => key.length));
 
-/** Known keys are matched case-insensitively; the first one written wins. */
-function knownFields(metadata: Record<string, string>): Record<string, string | undefined> {
-  const fields: Record<string, string | undefined> = {};
-  for (const [key, value] of Object.entries(metadata)) {
-    const lower = key.toLowerCase();
-    if (fields[lower] === undefined) fields[lower] = value;
-  }
-  return fields;
+function joinLines(texts: readonly string[], start: number, end: number): string {
+  if (end - start === 1) return texts[start]!;
+  return start >= end ? "" : texts.slice(start, end).join("\n");
 }
 
 function parseObservationCount(value: string | undefined): number {

@@ -1,5 +1,5 @@
-/** One line of a markdown file after HTML comments are removed. */
-export interface ScannedLine {
+/** One line of a markdown file after HTML comments are removed (a line a comment spans is joined into it). */
+interface ScannedLine {
   text: string;
   /** 1-based line number in the original text where this line starts. */
   line: number;
@@ -7,8 +7,16 @@ export interface ScannedLine {
   fenced: boolean;
 }
 
+/**
+ * The scanned lines as columns (index i is one line): a file of 50,000 entries has half a
+ * million lines, and one object per line was most of the parser's time and garbage.
+ */
 export interface ScanResult {
-  lines: ScannedLine[];
+  texts: string[];
+  /** 1-based line number in the original text where each line starts. */
+  lineNumbers: number[];
+  /** True for a fenced code block's delimiters and content: never a header, never metadata. */
+  fenced: boolean[];
   warnings: { message: string; line: number }[];
 }
 
@@ -32,7 +40,14 @@ export function scanMarkdownLines(text: string): ScanResult {
     }
   }
 
-  const lines: ScannedLine[] = [];
+  const texts: string[] = [];
+  const lineNumbers: number[] = [];
+  const fenced: boolean[] = [];
+  const push = (line: ScannedLine): void => {
+    texts.push(line.text);
+    lineNumbers.push(line.line);
+    fenced.push(line.fenced);
+  };
   const warnings: ScanResult["warnings"] = [];
   let fence: { marker: string; length: number; line: number } | null = null;
   let pending: ScannedLine | null = null;
@@ -47,14 +62,16 @@ export function scanMarkdownLines(text: string): ScanResult {
       if (end < 0) continue;
       const closed = appendOutsideComments(pending, raw.slice(end + 3), lineOffsets[index]! + end + 3, text);
       if (closed) {
-        lines.push(pending);
+        push(pending);
         pending = null;
       }
       continue;
     }
 
     if (fence !== null) {
-      lines.push({ text: raw, line: lineNumber, fenced: true });
+      texts.push(raw);
+      lineNumbers.push(lineNumber);
+      fenced.push(true);
       if (isFenceClose(raw, fence)) fence = null;
       continue;
     }
@@ -62,16 +79,20 @@ export function scanMarkdownLines(text: string): ScanResult {
     const open = mayOpenFence(raw) ? FENCE_OPEN.exec(raw) : null;
     if (open && !(open[1]!.startsWith("`") && open[2]!.includes("`"))) {
       fence = { marker: open[1]![0]!, length: open[1]!.length, line: lineNumber };
-      lines.push({ text: raw, line: lineNumber, fenced: true });
+      texts.push(raw);
+      lineNumbers.push(lineNumber);
+      fenced.push(true);
       continue;
     }
 
     if (!hasComments) {
-      lines.push({ text: raw, line: lineNumber, fenced: false });
+      texts.push(raw);
+      lineNumbers.push(lineNumber);
+      fenced.push(false);
       continue;
     }
     const current: ScannedLine = { text: "", line: lineNumber, fenced: false };
-    if (appendOutsideComments(current, raw, lineOffsets[index]!, text)) lines.push(current);
+    if (appendOutsideComments(current, raw, lineOffsets[index]!, text)) push(current);
     else pending = current;
   }
 
@@ -81,7 +102,7 @@ export function scanMarkdownLines(text: string): ScanResult {
       line: fence.line,
     });
   }
-  return { lines, warnings };
+  return { texts, lineNumbers, fenced, warnings };
 }
 
 /** A cheap pre-check for FENCE_OPEN: up to three spaces, then a backtick or a tilde. */

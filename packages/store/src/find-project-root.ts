@@ -1,4 +1,4 @@
-import { stat } from "node:fs/promises";
+import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 
 /**
@@ -11,18 +11,10 @@ import { dirname, join, resolve } from "node:path";
 export async function findProjectRoot(start: string): Promise<string> {
   const first = resolve(start);
   for (let directory = first; ; directory = dirname(directory)) {
-    if ((await exists(join(directory, ".git"))) || (await exists(join(directory, "docs", "knowledge-bank")))) {
+    // Synchronous on purpose: at a session start, loading fs/promises costs more than these checks.
+    if (existsSync(join(directory, ".git")) || existsSync(join(directory, "docs", "knowledge-bank"))) {
       return directory;
     }
     if (dirname(directory) === directory) return first;
-  }
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await stat(path);
-    return true;
-  } catch {
-    return false;
   }
 }

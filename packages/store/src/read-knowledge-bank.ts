@@ -1,4 +1,4 @@
-import { readdir } from "node:fs/promises";
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { CATEGORIES } from "@iflow-memory/parser";
 import { readEntryFiles, type EntriesRead } from "./read-entry-files.js";
@@ -22,11 +22,18 @@ export function knowledgeBankDir(projectRoot: string): string {
  */
 export async function readKnowledgeBank(projectRoot: string): Promise<KnowledgeBankRead> {
   const directory = knowledgeBankDir(projectRoot);
-  const [read, names] = await Promise.all([
-    readEntryFiles(directory, "local"),
-    readdir(directory).catch(() => [] as string[]),
-  ]);
+  const read = await readEntryFiles(directory, "local");
+  const names = listFiles(directory);
   const known = new Set(CATEGORIES.map((category) => `${category}.md`));
   const ignoredFiles = names.filter((name) => !known.has(name)).map((name) => join(directory, name));
   return { ...read, ignoredFiles };
+}
+
+// Synchronous on purpose: at a session start, loading fs/promises costs more than one listing.
+function listFiles(directory: string): string[] {
+  try {
+    return readdirSync(directory);
+  } catch {
+    return [];
+  }
 }

@@ -1,4 +1,4 @@
-import { readFile, stat } from "node:fs/promises";
+import { readFileSync, statSync } from "node:fs";
 import type { StoreWarning } from "./store-warning.js";
 
 /** Files larger than this are skipped with a warning rather than read into memory. */
@@ -13,13 +13,14 @@ const decoder = new TextDecoder("utf-8", { fatal: false });
  * file is `{ missing: true }`, and anything else that goes wrong is a warning, never a throw.
  */
 export async function readTextFile(path: string): Promise<TextFileResult> {
+  // Synchronous on purpose: at a session start, loading fs/promises costs more than these reads.
   try {
-    const info = await stat(path);
+    const info = statSync(path);
     if (info.isDirectory()) return { warning: { path, message: "is a directory, not a file; skipped" } };
     if (info.size > MAX_FILE_BYTES) {
       return { warning: { path, message: `is ${info.size} bytes, over the ${MAX_FILE_BYTES}-byte limit; skipped` } };
     }
-    return { text: decoder.decode(await readFile(path)) };
+    return { text: decoder.decode(readFileSync(path)) };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT") return { missing: true };

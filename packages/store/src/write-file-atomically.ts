@@ -1,6 +1,5 @@
-import { mkdir } from "node:fs/promises";
+import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, unlinkSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
-import writeFileAtomic from "write-file-atomic";
 
 /**
  * Writes a whole file so that readers see the old content or the new, never a torn one:
@@ -11,6 +10,30 @@ import writeFileAtomic from "write-file-atomic";
  * await writeFileAtomically("/home/ada/.claude/iflow/memory/.last-injection.json", "{}\n");
  */
 export async function writeFileAtomically(path: string, content: string): Promise<void> {
-  await mkdir(dirname(path), { recursive: true, mode: 0o700 });
-  await writeFileAtomic(path, content, { mode: 0o600, fsync: true });
+  // Synchronous on purpose: the hook writes its tracking file at every session start, where
+  // loading fs/promises or a write library costs more than the write.
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  const temporary = `${path}.iflow-${uniqueSuffix()}.tmp`;
+  try {
+    const descriptor = openSync(temporary, "wx", 0o600);
+    try {
+      const bytes = Buffer.from(content, "utf8");
+      for (let written = 0; written < bytes.length; ) written += writeSync(descriptor, bytes, written);
+      fsyncSync(descriptor);
+    } finally {
+      closeSync(descriptor);
+    }
+    renameSync(temporary, path);
+  } catch (error) {
+    try {
+      unlinkSync(temporary);
+    } catch {
+      // never created, or already renamed
+    }
+    throw error;
+  }
+}
+
+function uniqueSuffix(): string {
+  return `${process.pid.toString(16)}${Date.now().toString(16)}${Math.floor(Math.random() * 0xffffffff).toString(16)}`;
 }
