@@ -1,4 +1,5 @@
 import { runSessionStartHook } from "@iflow-memory/hook-adapter";
+import { prepareSessionInjection } from "@iflow-memory/store";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { RuntimeError, UsageError } from "./errors.js";
 import { injectCommand, type InjectOptions } from "./inject-command.js";
@@ -67,7 +68,7 @@ function buildProgram(io: CliIO, setExitCode: (code: number) => void): Command {
   hook
     .command("session-start")
     .description("Claude Code SessionStart hook: reads the hook JSON on stdin, prints additionalContext; never blocks a session")
-    .action(async () => setExitCode(await runSessionStartHook(io)));
+    .action(async () => setExitCode(await runSessionStartHook({ ...io, prepare: prepareSessionInjection })));
 
   return program;
 }

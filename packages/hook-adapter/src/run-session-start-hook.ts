@@ -1,14 +1,32 @@
 import {
+  createTrackingRecord,
   findProjectRoot,
   formatWarning,
-  injectMemory,
-  readConfig,
+  injectionCachePath,
+  injectionFingerprint,
+  projectName,
+  readCachedInjection,
   resolveGlobalStoreDir,
+  trackingPath,
+  writeCachedInjection,
+  writeTracking,
+  type SessionInjection,
   type StoreWarning,
 } from "@iflow-memory/store";
 import { readStdin, type HookInput } from "./read-stdin.js";
 
+/** Works out a session's injection from the files: `prepareSessionInjection` of the store. */
+export type PrepareInjection = (options: { projectRoot: string; globalStoreDir: string }) => Promise<SessionInjection>;
+
 export interface HookIO {
+  /**
+   * The store's `prepareSessionInjection`, or a function that loads it: the hook's own bundle
+   * loads it only when the cached injection is stale, so that most session starts never load
+   * the parser, the ranker or the YAML library.
+   */
+  prepare: PrepareInjection;
+  /** Also invalidates the cache, e.g. the stamp of the running bundle (a new build, a new cache). */
+  cacheSalt?: string;
   stdin: HookInput;
   stdout: { write(text: string, callback?: () => void): unknown };
   stderr: { write(text: string): unknown };
@@ -33,11 +51,12 @@ interface SessionStartInput {
  * and prints `{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":…}}`.
  * Fail-open: whatever goes wrong, it resolves 0 within its deadline (default 2 s, or
  * `IFLOW_MEMORY_HOOK_DEADLINE_MS`), prints valid JSON or nothing, and says what went wrong on
- * stderr.
+ * stderr. The injection is cached in the global store (`.cache/`) until one of the files it
+ * comes from changes; `IFLOW_MEMORY_HOOK_CACHE=0` turns the cache off.
  *
  * @example
- * const code = await runSessionStartHook({ stdin: process.stdin, stdout: process.stdout,
- *   stderr: process.stderr, env: process.env, cwd: process.cwd() });
+ * const code = await runSessionStartHook({ prepare: prepareSessionInjection, stdin: process.stdin,
+ *   stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() });
  */
 export async function runSessionStartHook(io: HookIO): Promise<0> {
   const deadlineMs = parseDeadline(io.env.IFLOW_MEMORY_HOOK_DEADLINE_MS);
@@ -86,24 +105,39 @@ async function buildOutput(io: HookIO, problems: string[]): Promise<string> {
         ? io.env.CLAUDE_PROJECT_DIR
         : io.cwd;
   const projectRoot = await findProjectRoot(start);
+  const globalStoreDir = resolveGlobalStoreDir({ env: io.env });
+  const injection = await cachedInjection(io, projectRoot, globalStoreDir);
 
-  const { config, warnings: configWarnings } = await readConfig(projectRoot);
-  report(configWarnings, problems);
+  report(injection.configWarnings, problems);
+  const { config, plan } = injection;
   if (!config.injectionEnabled || !config.injectionEvents.includes(source)) return "";
+  report(injection.warnings, problems);
+  if (plan.block === "") return "";
 
-  const result = await injectMemory({
-    projectRoot,
-    globalStoreDir: resolveGlobalStoreDir({ env: io.env }),
-    includeGlobal: config.globalEnabled,
-    limit: config.injectionLimit,
-    maxChars: config.injectionMaxChars,
-    tracking: { now: (io.now ?? (() => new Date()))(), event: source },
-  });
-  report(result.warnings, problems);
-  if (result.plan.block === "") return "";
+  const record = createTrackingRecord({ plan, project: projectName(projectRoot), now: (io.now ?? (() => new Date()))(), event: source });
+  try {
+    await writeTracking(globalStoreDir, record);
+  } catch (error) {
+    problems.push(`${trackingPath(globalStoreDir)}: tracking not written (${(error as Error).message}); the injection itself is unaffected`);
+  }
   return `${JSON.stringify({
-    hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: result.plan.block },
+    hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: plan.block },
   })}\n`;
+}
+
+declare const __IFLOW_MEMORY_VERSION__: string;
+const VERSION = typeof __IFLOW_MEMORY_VERSION__ === "string" ? __IFLOW_MEMORY_VERSION__ : "0.0.0-dev";
+
+async function cachedInjection(io: HookIO, projectRoot: string, globalStoreDir: string): Promise<SessionInjection> {
+  if (io.env.IFLOW_MEMORY_HOOK_CACHE === "0") return io.prepare({ projectRoot, globalStoreDir });
+  const path = injectionCachePath(globalStoreDir, projectRoot);
+  const fingerprint = injectionFingerprint({ projectRoot, globalStoreDir, salt: `${VERSION}\t${io.cacheSalt ?? ""}` });
+  const cached = readCachedInjection(path, fingerprint);
+  if (cached !== null) return cached;
+  const injection = await io.prepare({ projectRoot, globalStoreDir });
+  // A cache that cannot be written (no global store, a read-only home) only costs speed.
+  await writeCachedInjection(path, fingerprint, injection).catch(() => undefined);
+  return injection;
 }
 
 function parseInput(text: string, problems: string[]): SessionStartInput {

@@ -4,12 +4,15 @@ import { dirname } from "node:path";
 /**
  * Writes a whole file so that readers see the old content or the new, never a torn one:
  * a temporary file beside it, fsync, rename. Creates its folder (mode 0700) if needed; the file
- * gets mode 0600 (memory can hold what a user would not share).
+ * gets mode 0600 (memory can hold what a user would not share). `durable: false` skips the
+ * fsync, for files that are cheap to lose in a power cut but written at every session start
+ * (the tracking file, the injection cache); the rename still keeps them whole.
  *
  * @example
- * await writeFileAtomically("/home/ada/.claude/iflow/memory/.last-injection.json", "{}\n");
+ * await writeFileAtomically("/home/ada/.claude/rules/iflow-memory.md", rules);
+ * await writeFileAtomically(trackingPath(store), record, { durable: false });
  */
-export async function writeFileAtomically(path: string, content: string): Promise<void> {
+export async function writeFileAtomically(path: string, content: string, options: { durable?: boolean } = {}): Promise<void> {
   // Synchronous on purpose: the hook writes its tracking file at every session start, where
   // loading fs/promises or a write library costs more than the write.
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
@@ -19,7 +22,7 @@ export async function writeFileAtomically(path: string, content: string): Promis
     try {
       const bytes = Buffer.from(content, "utf8");
       for (let written = 0; written < bytes.length; ) written += writeSync(descriptor, bytes, written);
-      fsyncSync(descriptor);
+      if (options.durable !== false) fsyncSync(descriptor);
     } finally {
       closeSync(descriptor);
     }

@@ -16,6 +16,11 @@ export interface TrackingRecord {
   event?: string;
 }
 
+/** What tracking needs of an injection plan (a cached injection keeps just this). */
+export type TrackedPlan = Pick<InjectionPlan, "block" | "sources" | "droppedForBudget"> & {
+  entries: ReadonlyArray<{ name: string }>;
+};
+
 /** The tracking file inside a global store. */
 export function trackingPath(globalStoreDir: string): string {
   return join(globalStoreDir, ".last-injection.json");
@@ -34,7 +39,7 @@ export function projectName(projectRoot: string): string {
  * // { timestamp: "2026-11-22T10:00:00Z", project: "webshop", entries_injected: 20, … }
  */
 export function createTrackingRecord(options: {
-  plan: InjectionPlan;
+  plan: TrackedPlan;
   project: string;
   now: Date;
   event?: string | undefined;
@@ -60,7 +65,8 @@ export function createTrackingRecord(options: {
 export async function writeTracking(globalStoreDir: string, record: TrackingRecord): Promise<void> {
   const path = trackingPath(globalStoreDir);
   try {
-    await writeFileAtomically(path, `${JSON.stringify(record, null, 2)}\n`);
+    // Not fsynced: written at every session start, and losing it in a power cut loses nothing.
+    await writeFileAtomically(path, `${JSON.stringify(record, null, 2)}\n`, { durable: false });
   } catch (cause) {
     throw new Error(`cannot write ${path}: ${(cause as NodeJS.ErrnoException).code ?? (cause as Error).message}`, { cause });
   }

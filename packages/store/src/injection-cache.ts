@@ -1,0 +1,76 @@
+import { readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { CATEGORIES } from "@iflow-memory/parser";
+import type { SessionInjection } from "./prepare-session-injection.js";
+import { configPath } from "./read-config.js";
+import { knowledgeBankDir } from "./read-knowledge-bank.js";
+import { writeFileAtomically } from "./write-file-atomically.js";
+
+/**
+ * The state of every file a session injection is computed from — the project's config and
+ * knowledge bank, the global store's three files — as one string. Any write to any of them
+ * (content, rename, permissions) changes its size, modification or change time, or inode, and
+ * so the fingerprint. `salt` carries what else the result depends on (the tool's version).
+ *
+ * @example
+ * injectionFingerprint({ projectRoot: "/work/webshop", globalStoreDir, salt: "0.1.0" });
+ */
+export function injectionFingerprint(options: { projectRoot: string; globalStoreDir: string; salt: string }): string {
+  const paths = [
+    configPath(options.projectRoot),
+    ...CATEGORIES.map((category) => join(knowledgeBankDir(options.projectRoot), `${category}.md`)),
+    ...CATEGORIES.map((category) => join(options.globalStoreDir, `${category}.md`)),
+  ];
+  const states = paths.map((path) => {
+    try {
+      const info = statSync(path, { bigint: true });
+      return `${path}\t${info.isFile() ? "f" : "o"}${info.size}:${info.mtimeNs}:${info.ctimeNs}:${info.ino}`;
+    } catch (error) {
+      return `${path}\t${(error as NodeJS.ErrnoException).code ?? "error"}`;
+    }
+  });
+  return [options.salt, options.projectRoot, options.globalStoreDir, ...states].join("\n");
+}
+
+/** Where a project's cached injection lives: in the global store, one file per project root. */
+export function injectionCachePath(globalStoreDir: string, projectRoot: string): string {
+  return join(globalStoreDir, ".cache", `injection-${fnv1a(projectRoot)}.json`);
+}
+
+/**
+ * The cached injection when its fingerprint is `fingerprint`, else null (missing, stale or
+ * unreadable: the caller recomputes).
+ *
+ * @example
+ * readCachedInjection(injectionCachePath(store, root), fingerprint) ?? (await prepareSessionInjection(…));
+ */
+export function readCachedInjection(path: string, fingerprint: string): SessionInjection | null {
+  try {
+    const cached = JSON.parse(readFileSync(path, "utf8")) as { fingerprint?: unknown; injection?: SessionInjection };
+    return cached.fingerprint === fingerprint && typeof cached.injection?.plan?.block === "string" ? cached.injection : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Saves an injection with the fingerprint of the files it came from (atomically, mode 0600:
+ * it holds memory text).
+ *
+ * @example
+ * await writeCachedInjection(injectionCachePath(store, root), fingerprint, injection);
+ */
+export async function writeCachedInjection(path: string, fingerprint: string, injection: SessionInjection): Promise<void> {
+  await writeFileAtomically(path, JSON.stringify({ fingerprint, injection }), { durable: false });
+}
+
+// A short, stable file name for a path; collisions only cost a recomputation (the fingerprint
+// holds the full path).
+function fnv1a(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < text.length; index++) {
+    hash ^= text.charCodeAt(index);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return (hash >>> 0).toString(16).padStart(8, "0");
+}
