@@ -131,12 +131,13 @@ const VERSION = typeof __IFLOW_MEMORY_VERSION__ === "string" ? __IFLOW_MEMORY_VE
 async function cachedInjection(io: HookIO, projectRoot: string, globalStoreDir: string): Promise<SessionInjection> {
   if (io.env.IFLOW_MEMORY_HOOK_CACHE === "0") return io.prepare({ projectRoot, globalStoreDir });
   const path = injectionCachePath(globalStoreDir, projectRoot);
-  const fingerprint = injectionFingerprint({ projectRoot, globalStoreDir, salt: `${VERSION}\t${io.cacheSalt ?? ""}` });
-  const cached = readCachedInjection(path, fingerprint);
+  const now = (io.now ?? (() => new Date()))().getTime();
+  const fingerprint = injectionFingerprint({ projectRoot, globalStoreDir, salt: `${VERSION}\t${io.cacheSalt ?? ""}`, now });
+  const cached = readCachedInjection(path, fingerprint.value);
   if (cached !== null) return cached;
   const injection = await io.prepare({ projectRoot, globalStoreDir });
   // A cache that cannot be written (no global store, a read-only home) only costs speed.
-  await writeCachedInjection(path, fingerprint, injection).catch(() => undefined);
+  if (fingerprint.settled) await writeCachedInjection(path, fingerprint.value, injection).catch(() => undefined);
   return injection;
 }
 

@@ -24,4 +24,5 @@ export { LOCK_FILE, withStoreLock } from "./with-store-lock.js";
 export type { StoreLockOptions } from "./with-store-lock.js";
 export { prepareSessionInjection } from "./prepare-session-injection.js";
 export type { SessionInjection } from "./prepare-session-injection.js";
-export { injectionCachePath, injectionFingerprint, readCachedInjection, writeCachedInjection } from "./injection-cache.js";
+export { injectionCachePath, injectionFingerprint, readCachedInjection, SETTLE_MS, writeCachedInjection } from "./injection-cache.js";
+export type { InjectionFingerprint } from "./injection-cache.js";

@@ -6,6 +6,19 @@ import { configPath } from "./read-config.js";
 import { knowledgeBankDir } from "./read-knowledge-bank.js";
 import { writeFileAtomically } from "./write-file-atomically.js";
 
+/** Files changed this recently may change again within the file system's time granularity. */
+export const SETTLE_MS = 2000;
+
+export interface InjectionFingerprint {
+  value: string;
+  /**
+   * False when a file changed within the last `SETTLE_MS`: a second write in the same clock tick
+   * with the same size would not change the fingerprint, so such a result is not cached (git's
+   * "racily clean" rule).
+   */
+  settled: boolean;
+}
+
 /**
  * The state of every file a session injection is computed from — the project's config and
  * knowledge bank, the global store's three files — as one string. Any write to any of them
@@ -14,22 +27,26 @@ import { writeFileAtomically } from "./write-file-atomically.js";
  *
  * @example
  * injectionFingerprint({ projectRoot: "/work/webshop", globalStoreDir, salt: "0.1.0" });
+ * // { value: "0.1.0\n/work/webshop\n…", settled: true }
  */
-export function injectionFingerprint(options: { projectRoot: string; globalStoreDir: string; salt: string }): string {
+export function injectionFingerprint(options: { projectRoot: string; globalStoreDir: string; salt: string; now?: number }): InjectionFingerprint {
   const paths = [
     configPath(options.projectRoot),
     ...CATEGORIES.map((category) => join(knowledgeBankDir(options.projectRoot), `${category}.md`)),
     ...CATEGORIES.map((category) => join(options.globalStoreDir, `${category}.md`)),
   ];
+  const settledBefore = BigInt(Math.floor((options.now ?? Date.now()) - SETTLE_MS)) * 1_000_000n;
+  let settled = true;
   const states = paths.map((path) => {
     try {
       const info = statSync(path, { bigint: true });
+      if (info.mtimeNs > settledBefore || info.ctimeNs > settledBefore) settled = false;
       return `${path}\t${info.isFile() ? "f" : "o"}${info.size}:${info.mtimeNs}:${info.ctimeNs}:${info.ino}`;
     } catch (error) {
       return `${path}\t${(error as NodeJS.ErrnoException).code ?? "error"}`;
     }
   });
-  return [options.salt, options.projectRoot, options.globalStoreDir, ...states].join("\n");
+  return { value: [options.salt, options.projectRoot, options.globalStoreDir, ...states].join("\n"), settled };
 }
 
 /** Where a project's cached injection lives: in the global store, one file per project root. */

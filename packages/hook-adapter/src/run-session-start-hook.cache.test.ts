@@ -1,0 +1,77 @@
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { injectionCachePath, prepareSessionInjection } from "@iflow-memory/store";
+import { makeTempDir } from "@iflow-memory/test-utils";
+import { describe, expect, it, vi } from "vitest";
+import { runSessionStartHook, type HookIO } from "./run-session-start-hook.js";
+
+function setup(): { projectRoot: string; home: string; storeDir: string } {
+  const base = makeTempDir();
+  const projectRoot = join(base, "webshop");
+  mkdirSync(join(projectRoot, "docs/knowledge-bank"), { recursive: true });
+  mkdirSync(join(projectRoot, ".git"));
+  writeFileSync(join(projectRoot, "docs/knowledge-bank/patterns.md"), "### Pattern: Small Steps\nCommit often.\n");
+  const home = join(base, "home");
+  return { projectRoot, home, storeDir: join(home, ".claude/iflow/memory") };
+}
+
+async function start(projectRoot: string, home: string, options: { source?: string; env?: Record<string, string>; minutesLater?: number } = {}) {
+  let stdout = "";
+  const prepare = vi.fn(prepareSessionInjection);
+  const io: HookIO = {
+    prepare,
+    stdin: (async function* () {
+      yield JSON.stringify({ hook_event_name: "SessionStart", source: options.source ?? "startup", cwd: projectRoot });
+    })(),
+    stdout: { write: (text: string, callback?: () => void) => ((stdout += text), callback?.(), true) },
+    stderr: { write: () => true },
+    env: { HOME: home, ...options.env },
+    cwd: projectRoot,
+    // Files written by the test are seconds old only from a later clock.
+    now: () => new Date(Date.now() + (options.minutesLater ?? 1) * 60_000),
+  };
+  await runSessionStartHook(io);
+  const context = stdout === "" ? null : (JSON.parse(stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
+  return { context, prepared: prepare.mock.calls.length };
+}
+
+describe("runSessionStartHook (injection cache)", () => {
+  it("works the injection out once and serves later session starts from the cache", async () => {
+    const { projectRoot, home } = setup();
+    const first = await start(projectRoot, home);
+    const second = await start(projectRoot, home);
+    expect([first.prepared, second.prepared, second.context]).toEqual([1, 0, first.context]);
+    expect(first.context).toContain("Commit often.");
+  });
+
+  it("works it out again after a knowledge-bank file changes", async () => {
+    const { projectRoot, home } = setup();
+    await start(projectRoot, home);
+    writeFileSync(join(projectRoot, "docs/knowledge-bank/patterns.md"), "### Pattern: Small Steps\nCommit very often.\n");
+    const after = await start(projectRoot, home, { minutesLater: 2 });
+    expect(after.prepared).toBe(1);
+    expect(after.context).toContain("Commit very often.");
+  });
+
+  it("applies the cached config's events: no memory on compact, from the cache as without it", async () => {
+    const { projectRoot, home } = setup();
+    await start(projectRoot, home);
+    expect(await start(projectRoot, home, { source: "compact" })).toEqual({ context: null, prepared: 0 });
+  });
+
+  it("does not cache while a file is younger than the settle time, and not at all with IFLOW_MEMORY_HOOK_CACHE=0", async () => {
+    const { projectRoot, home, storeDir } = setup();
+    await start(projectRoot, home, { minutesLater: 0 });
+    expect(existsSync(injectionCachePath(storeDir, projectRoot))).toBe(false);
+    await start(projectRoot, home, { env: { IFLOW_MEMORY_HOOK_CACHE: "0" } });
+    expect(existsSync(injectionCachePath(storeDir, projectRoot))).toBe(false);
+    expect((await start(projectRoot, home, { env: { IFLOW_MEMORY_HOOK_CACHE: "0" } })).prepared).toBe(1);
+  });
+
+  it("recomputes over a corrupt cache file", async () => {
+    const { projectRoot, home, storeDir } = setup();
+    const good = await start(projectRoot, home);
+    writeFileSync(injectionCachePath(storeDir, projectRoot), "{not json");
+    expect(await start(projectRoot, home)).toEqual({ context: good.context, prepared: 1 });
+  });
+});

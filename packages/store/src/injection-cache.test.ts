@@ -1,0 +1,90 @@
+import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { makeTempDir } from "@iflow-memory/test-utils";
+import { describe, expect, it } from "vitest";
+import { injectionCachePath, injectionFingerprint, readCachedInjection, writeCachedInjection } from "./injection-cache.js";
+import { prepareSessionInjection } from "./prepare-session-injection.js";
+
+function project(): { projectRoot: string; globalStoreDir: string } {
+  const base = makeTempDir();
+  const projectRoot = join(base, "webshop");
+  mkdirSync(join(projectRoot, "docs/knowledge-bank"), { recursive: true });
+  writeFileSync(join(projectRoot, "docs/knowledge-bank/patterns.md"), "### Pattern: Small Steps\nCommit often.\n- Observation count: 2\n");
+  const globalStoreDir = join(base, "store");
+  mkdirSync(globalStoreDir);
+  return { projectRoot, globalStoreDir };
+}
+
+describe("injectionFingerprint", () => {
+  it("stays the same while no source file changes", () => {
+    const sources = project();
+    expect(injectionFingerprint({ ...sources, salt: "1" }).value).toBe(injectionFingerprint({ ...sources, salt: "1" }).value);
+  });
+
+  it("changes when a knowledge-bank file is rewritten, a global file appears, the config appears, or the salt changes", () => {
+    const sources = project();
+    const fingerprints = [injectionFingerprint({ ...sources, salt: "1" }).value];
+    writeFileSync(join(sources.projectRoot, "docs/knowledge-bank/patterns.md"), "### Pattern: Small Steps\nCommit often!\n- Observation count: 2\n");
+    fingerprints.push(injectionFingerprint({ ...sources, salt: "1" }).value);
+    writeFileSync(join(sources.globalStoreDir, "heuristics.md"), "# Global Heuristics\n");
+    fingerprints.push(injectionFingerprint({ ...sources, salt: "1" }).value);
+    mkdirSync(join(sources.projectRoot, ".claude"));
+    writeFileSync(join(sources.projectRoot, ".claude/iflow-dev.local.md"), "---\nmemory_injection_limit: 3\n---\n");
+    fingerprints.push(injectionFingerprint({ ...sources, salt: "1" }).value);
+    chmodSync(join(sources.projectRoot, ".claude/iflow-dev.local.md"), 0o600);
+    fingerprints.push(injectionFingerprint({ ...sources, salt: "1" }).value);
+    fingerprints.push(injectionFingerprint({ ...sources, salt: "2" }).value);
+    expect(new Set(fingerprints).size).toBe(fingerprints.length);
+  });
+
+  it("is not settled while a file changed within the last two seconds", () => {
+    const sources = project();
+    expect(injectionFingerprint({ ...sources, salt: "1" }).settled).toBe(false);
+    expect(injectionFingerprint({ ...sources, salt: "1", now: Date.now() + 2_500 }).settled).toBe(true);
+  });
+});
+
+describe("readCachedInjection", () => {
+  it("returns what was written under the same fingerprint, and null under another", async () => {
+    const sources = project();
+    const injection = await prepareSessionInjection(sources);
+    const path = injectionCachePath(sources.globalStoreDir, sources.projectRoot);
+    await writeCachedInjection(path, "fingerprint-a", injection);
+    expect(readCachedInjection(path, "fingerprint-a")).toEqual(injection);
+    expect(readCachedInjection(path, "fingerprint-b")).toBeNull();
+  });
+
+  it("treats a missing or corrupt cache file as no cache", () => {
+    const sources = project();
+    const path = injectionCachePath(sources.globalStoreDir, sources.projectRoot);
+    expect(readCachedInjection(path, "x")).toBeNull();
+    mkdirSync(join(sources.globalStoreDir, ".cache"));
+    writeFileSync(path, '{"fingerprint":"x","injection":{"plan":');
+    expect(readCachedInjection(path, "x")).toBeNull();
+  });
+});
+
+describe("prepareSessionInjection", () => {
+  it("plans the injection with the config's limit and budget and keeps only what tracking needs of each entry", async () => {
+    const sources = project();
+    expect(await prepareSessionInjection(sources)).toEqual({
+      config: { injectionEnabled: true, injectionLimit: 20, injectionMaxChars: 9000, injectionEvents: ["startup", "resume", "clear", "fork"], globalEnabled: true },
+      configWarnings: [],
+      plan: {
+        block: "## Engineering Memory (from knowledge bank)\n\n### Patterns to Follow\n### Pattern: Small Steps\nCommit often.\n- Observation count: 2\n\n---\n",
+        entries: [{ name: "Small Steps" }],
+        sources: { local: 1, global: 0 },
+        droppedForBudget: 0,
+      },
+      warnings: [],
+    });
+  });
+
+  it("reads no entry at all when the config turns injection off", async () => {
+    const sources = project();
+    mkdirSync(join(sources.projectRoot, ".claude"));
+    writeFileSync(join(sources.projectRoot, ".claude/iflow-dev.local.md"), "---\nmemory_injection_enabled: false\n---\n");
+    const injection = await prepareSessionInjection(sources);
+    expect([injection.config.injectionEnabled, injection.plan]).toEqual([false, { block: "", entries: [], sources: { local: 0, global: 0 }, droppedForBudget: 0 }]);
+  });
+});
