@@ -1,11 +1,9 @@
-import { createRequire } from "node:module";
+import * as crypto from "node:crypto";
 import { collapsePythonWhitespace } from "./python-whitespace.js";
 
 /**
  * The text a content hash is computed from: lowercased (full Unicode mapping), split on
- * Python's whitespace set and joined with single spaces. Two descriptions have the same hash
- * exactly when they have the same normalised content, so comparing this is comparing hashes
- * without hashing.
+ * Python's whitespace set and joined with single spaces.
  *
  * @example
  * normalizeContent("  Keep SKILL.md\tthin. "); // "keep skill.md thin."
@@ -24,17 +22,13 @@ export function normalizeContent(text: string): string {
  * // "2822c8d1d1ca7a22"
  */
 export function hashContent(text: string): string {
-  createHash ??= loadCrypto().createHash;
-  return createHash("sha256").update(normalizeContent(text), "utf8").digest("hex").slice(0, 16);
+  return sha256Hex(normalizeContent(text)).slice(0, 16);
 }
 
-// node:crypto takes a few milliseconds to load; a session start that hashes nothing skips it.
-let createHash: typeof import("node:crypto").createHash | undefined;
-
-function loadCrypto(): typeof import("node:crypto") {
-  const getBuiltinModule = (process as { getBuiltinModule?: (id: string) => unknown }).getBuiltinModule;
-  if (typeof getBuiltinModule === "function") return getBuiltinModule("node:crypto") as typeof import("node:crypto");
-  // Node < 20.16: a CommonJS bundle has require; an ES module makes one.
-  const load = typeof require === "function" ? require : createRequire(import.meta.url);
-  return load("node:crypto") as typeof import("node:crypto");
-}
+// crypto.hash (Node ≥ 20.12) is a one-shot digest two to three times faster than createHash,
+// which counts when a knowledge bank holds tens of thousands of entries.
+const oneShotHash = (crypto as { hash?: (algorithm: string, data: string, encoding: "hex") => string }).hash;
+const sha256Hex: (text: string) => string =
+  typeof oneShotHash === "function"
+    ? (text) => oneShotHash("sha256", text, "hex")
+    : (text) => crypto.createHash("sha256").update(text, "utf8").digest("hex");

@@ -45,20 +45,21 @@ export function parseKnowledgeBank(text: string, options: ParseOptions): ParseRe
 
   // Entries as line ranges: a "### " line opens one; "# " and "## " headings close it and belong to none.
   const entries: Entry[] = [];
+  const keys: SeenKey[] = [];
   let header = -1;
   for (let index = 0; index <= texts.length; index++) {
     const text = index < texts.length ? texts[index]! : "# ";
     if (fenced[index] === true || text.charCodeAt(0) !== 0x23 /* # */) continue;
     const opens = text.startsWith("### ");
     if (!opens && !text.startsWith("# ") && !text.startsWith("## ")) continue;
-    if (header >= 0) entries.push(toEntry(scan, header, index, entries.length + 1, options));
+    if (header >= 0) entries.push(toEntry(scan, header, index, entries.length + 1, options, keys));
     header = opens ? index : -1;
   }
   return { entries, warnings };
 }
 
 /** The entry whose header is line `header` and whose body runs to line `end` (exclusive). */
-function toEntry(scan: ScanResult, header: number, end: number, filePosition: number, options: ParseOptions): Entry {
+function toEntry(scan: ScanResult, header: number, end: number, filePosition: number, options: ParseOptions, keys: SeenKey[]): Entry {
   const { texts, fenced } = scan;
   let metadataStart = header + 1;
   while (metadataStart < end && (fenced[metadataStart] === true || !texts[metadataStart]!.startsWith("- "))) metadataStart++;
@@ -71,16 +72,12 @@ function toEntry(scan: ScanResult, header: number, end: number, filePosition: nu
   for (let index = metadataStart; index < end; index++) {
     const text = texts[index]!;
     if (fenced[index] === true || !text.startsWith("- ")) continue;
-    const colon = text.indexOf(":");
-    if (colon < 0) continue;
-    const key = text.slice(2, colon).trim();
-    if (key === "" || Object.hasOwn(metadata, key)) continue;
-    const value = text.slice(colon + 1).trim();
-    metadata[key] = value;
-    const lower = KNOWN_KEY_LENGTHS.has(key.length) ? key.toLowerCase() : "";
-    if (KNOWN_KEYS.has(lower) && known[lower as KnownKey] === undefined) known[lower as KnownKey] = value;
+    const seen = readKey(text, keys);
+    if (seen === null || Object.hasOwn(metadata, seen.key)) continue;
+    const value = text.slice(seen.colon + 1).trim();
+    metadata[seen.key] = value;
+    if (seen.known !== undefined && known[seen.known] === undefined) known[seen.known] = value;
   }
-  let contentHash: string | undefined;
 
   return {
     name: stripPythonWhitespace(texts[header]!.slice(4)).replace(NAME_PREFIX, ""),
@@ -94,22 +91,44 @@ function toEntry(scan: ScanResult, header: number, end: number, filePosition: nu
     lastObserved: known["last observed"] ?? null,
     tags: parseTags(known["tags"]),
     filePosition,
-    // Computed on first read (an accessor costs a little; node:crypto and 50,000 hashes cost more):
-    // injection compares normalised content and never needs it.
-    get contentHash(): string {
-      return (contentHash ??= hashContent(description));
-    },
-    set contentHash(value: string) {
-      contentHash = value;
-    },
+    contentHash: hashContent(description),
     scope: options.scope,
     origin: { path: options.path, line: scan.lineNumbers[header]! },
   };
 }
 
+/** A metadata key met before in this file, with the known key it is (case-insensitively), if any. */
+interface SeenKey {
+  key: string;
+  known: KnownKey | undefined;
+  /** Where the colon is in the line it was read from (the same in every line that finds it again). */
+  colon: number;
+}
+
+/**
+ * The key of a "- Key: value" line — the text between "- " and the first colon, trimmed — or
+ * null when there is none. A file repeats a handful of keys thousands of times; finding the key
+ * among those already met avoids cutting, trimming and looking up a new string for every line.
+ */
+function readKey(text: string, keys: SeenKey[]): SeenKey | null {
+  for (const seen of keys) {
+    if (text.charCodeAt(2 + seen.key.length) === 0x3a /* : */ && text.startsWith(seen.key, 2)) return seen;
+  }
+  const colon = text.indexOf(":");
+  if (colon < 0) return null;
+  const key = text.slice(2, colon).trim();
+  if (key === "") return null;
+  const seen = { key, known: KNOWN_KEY_LENGTHS.has(key.length) ? KNOWN_KEYS.get(key.toLowerCase()) : undefined, colon };
+  // Only keys written exactly "- Key:" can be found again by position; keep the list short.
+  if (colon === 2 + key.length && keys.length < 32) keys.push(seen);
+  return seen;
+}
+
 type KnownKey = "observation count" | "confidence" | "last observed" | "tags";
-const KNOWN_KEYS: ReadonlySet<string> = new Set<KnownKey>(["observation count", "confidence", "last observed", "tags"]);
-const KNOWN_KEY_LENGTHS: ReadonlySet<number> = new Set([...KNOWN_KEYS].map((key) => key.length));
+const KNOWN_KEYS: ReadonlyMap<string, KnownKey> = new Map(
+  (["observation count", "confidence", "last observed", "tags"] as const).map((key) => [key, key]),
+);
+const KNOWN_KEY_LENGTHS: ReadonlySet<number> = new Set([...KNOWN_KEYS.keys()].map((key) => key.length));
 
 function joinLines(texts: readonly string[], start: number, end: number): string {
   if (end - start === 1) return texts[start]!;

@@ -1,4 +1,4 @@
-import { normalizeContent, type Entry } from "@iflow-memory/parser";
+import type { Entry } from "@iflow-memory/parser";
 
 /**
  * Removes entries whose content hash was already seen, in input order (local before global).
@@ -10,17 +10,15 @@ import { normalizeContent, type Entry } from "@iflow-memory/parser";
  */
 export function dedupeEntries<T extends Entry>(entries: readonly T[]): T[] {
   const kept: T[] = [];
-  const indexByContent = new Map<string, number>();
+  const indexByHash = new Map<string, number>();
   for (const entry of entries) {
     if (entry.description === "") {
       kept.push(entry);
       continue;
     }
-    // Same normalised content ⇔ same content hash, without hashing every entry.
-    const key = normalizeContent(entry.description);
-    const index = indexByContent.get(key);
+    const index = indexByHash.get(entry.contentHash);
     if (index === undefined) {
-      indexByContent.set(key, kept.length);
+      indexByHash.set(entry.contentHash, kept.length);
       kept.push(entry);
     } else if (entry.observationCount > kept[index]!.observationCount) {
       kept[index] = entry;

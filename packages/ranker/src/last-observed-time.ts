@@ -11,6 +11,8 @@ const ISO_8601 =
  */
 export function lastObservedTime(value: string | null): number | null {
   if (value === null) return null;
+  const compact = compactUtcTime(value);
+  if (compact !== undefined) return compact;
   const match = ISO_8601.exec(value.trim());
   if (match === null) return null;
   const [, year, month, day, hour = "00", minute = "00", second = "00", zone] = match;
@@ -37,4 +39,30 @@ function utcTime(year: number, month: number, day: number, hour: number, minute:
   const leap = month === 2 && year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
   if (day > DAYS_IN_MONTH[month - 1]! + (leap ? 1 : 0)) return undefined;
   return Date.UTC(year, month - 1, day, hour, minute, second);
+}
+
+// "2026-10-05T04:00:00Z", the form every tool writes, read digit by digit: sorting tens of
+// thousands of entries reads it once per entry. Anything else goes to the regular expression.
+function compactUtcTime(value: string): number | undefined {
+  if (value.length !== 20 || value.charCodeAt(19) !== 0x5a /* Z */) return undefined;
+  if (value[4] !== "-" || value[7] !== "-" || value[10] !== "T" || value[13] !== ":" || value[16] !== ":") return undefined;
+  const year = digitsAt(value, 0, 4);
+  const month = digitsAt(value, 5, 2);
+  const day = digitsAt(value, 8, 2);
+  const hour = digitsAt(value, 11, 2);
+  const minute = digitsAt(value, 14, 2);
+  const second = digitsAt(value, 17, 2);
+  if (year < 0 || month < 0 || day < 0 || hour < 0 || minute < 0 || second < 0) return undefined;
+  return utcTime(year, month, day, hour, minute, second, "Z");
+}
+
+/** The number written with `count` ASCII digits at `start`, or -1. */
+function digitsAt(value: string, start: number, count: number): number {
+  let number = 0;
+  for (let index = start; index < start + count; index++) {
+    const digit = value.charCodeAt(index) - 0x30;
+    if (digit < 0 || digit > 9) return -1;
+    number = number * 10 + digit;
+  }
+  return number;
 }
