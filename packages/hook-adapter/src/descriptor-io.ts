@@ -1,10 +1,11 @@
-import { fstatSync, read, writeSync } from "node:fs";
+import { constants, fstatSync, openSync, read, readFileSync, writeSync, type Stats } from "node:fs";
 import type { HookInput } from "./read-stdin.js";
 
 /**
- * A process's stdin, stdout and stderr read and written through their file descriptors, without
- * `process.stdin`/`process.stdout`: those load the stream and socket machinery, which takes
- * longer than everything else a session-start hook does.
+ * A process's stdin, stdout and stderr read and written through their file descriptors where
+ * that is safe: `process.stdin`/`process.stdout` load the stream and socket machinery, which
+ * takes longer than everything else a session-start hook does. A file is read at once, a pipe
+ * by polling a non-blocking copy of it, a socket through `process.stdin`.
  *
  * @example
  * const io = descriptorIO();
@@ -19,9 +20,65 @@ export function descriptorIO(): {
 }
 
 function readDescriptor(descriptor: number): HookInput {
+  let info: Stats | null;
+  try {
+    info = fstatSync(descriptor);
+  } catch {
+    info = null; // closed: nothing to read
+  }
+  // A terminal (or /dev/null) is a character device: nothing to wait for.
+  if (info === null || info.isCharacterDevice()) return { isTTY: true, async *[Symbol.asyncIterator]() {} };
+  if (info.isFile()) {
+    return {
+      async *[Symbol.asyncIterator]() {
+        yield readFileSync(descriptor);
+      },
+    };
+  }
+  // A pipe reopened without blocking is read by polling. A socket (what node-based agents
+  // give their hooks) cannot be reopened, and a blocking read of it would keep the process
+  // from exiting if the other end never closed it; process.stdin reads it without blocking.
+  const nonBlocking = info.isFIFO() ? reopenWithoutBlocking(descriptor) : null;
+  return nonBlocking === null ? streamChunks(process.stdin) : pollDescriptor(nonBlocking);
+}
+
+// The stream's events, not its async iterator: that one loads more of the stream machinery.
+function streamChunks(stream: NodeJS.ReadableStream): HookInput {
   return {
-    // A terminal (or /dev/null) is a character device: nothing to wait for.
-    isTTY: isCharacterDevice(descriptor),
+    [Symbol.asyncIterator]() {
+      const chunks: Array<string | Uint8Array> = [];
+      let ended = false;
+      let failure: unknown = null;
+      let wake: (() => void) | null = null;
+      const notify = (): void => {
+        wake?.();
+        wake = null;
+      };
+      stream.on("data", (chunk: string | Uint8Array) => (chunks.push(chunk), notify()));
+      stream.on("end", () => ((ended = true), notify()));
+      stream.on("error", (error: unknown) => ((failure = error), notify()));
+      return {
+        async next(): Promise<IteratorResult<string | Uint8Array>> {
+          while (chunks.length === 0 && !ended && failure === null) await new Promise<void>((resolve) => (wake = resolve));
+          if (chunks.length > 0) return { value: chunks.shift()!, done: false };
+          if (failure !== null) throw failure;
+          return { value: undefined, done: true };
+        },
+      };
+    },
+  };
+}
+
+function reopenWithoutBlocking(descriptor: number): number | null {
+  try {
+    return openSync(`/proc/self/fd/${descriptor}`, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch {
+    return null;
+  }
+}
+
+function pollDescriptor(descriptor: number): HookInput {
+  return {
     async *[Symbol.asyncIterator]() {
       const buffer = Buffer.allocUnsafe(64 * 1024);
       for (;;) {
@@ -38,20 +95,11 @@ function readOnce(descriptor: number, buffer: Buffer): Promise<number> {
     const attempt = (): void =>
       read(descriptor, buffer, 0, buffer.length, null, (error, count) => {
         if (error === null) resolve(count);
-        else if (error.code === "EAGAIN") setTimeout(attempt, 5); // a non-blocking pipe with nothing yet
-        else if (error.code === "EOF" || error.code === "EBADF") resolve(0);
+        else if (error.code === "EAGAIN") setTimeout(attempt, 2).unref(); // nothing yet; the deadline still runs
         else reject(error);
       });
     attempt();
   });
-}
-
-function isCharacterDevice(descriptor: number): boolean {
-  try {
-    return fstatSync(descriptor).isCharacterDevice();
-  } catch {
-    return true; // closed: nothing to read
-  }
 }
 
 function writer(descriptor: number): { write(text: string, callback?: () => void): boolean } {

@@ -1,0 +1,208 @@
+import { chmodSync, cpSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { CLI_BIN, copyCorpus, CORPORA_DIR, HOOK_BIN, makeTempDir, runNode } from "@iflow-memory/test-utils";
+import { describe, expect, it } from "vitest";
+
+const ENTRY = "### Pattern: Small Steps\nCommit often; a small diff is a reviewed diff.\n- Observation count: 2\n";
+
+/** A project with a knowledge bank and a temporary HOME whose global store holds the example. */
+function workspace(options: { bank?: string; globalExample?: boolean } = {}) {
+  const base = makeTempDir();
+  const home = join(base, "home");
+  mkdirSync(home);
+  let projectRoot: string;
+  if (options.bank === undefined) {
+    projectRoot = join(base, "webshop");
+    mkdirSync(join(projectRoot, "docs/knowledge-bank"), { recursive: true });
+    writeFileSync(join(projectRoot, "docs/knowledge-bank/patterns.md"), ENTRY);
+  } else {
+    projectRoot = copyCorpus(options.bank, base);
+  }
+  mkdirSync(join(projectRoot, ".git"), { recursive: true });
+  const store = join(home, ".claude/iflow/memory");
+  if (options.globalExample === true) cpSync(join(CORPORA_DIR, "global-store-example"), store, { recursive: true });
+  return { base, home, projectRoot, store };
+}
+
+function stdinFor(projectRoot: string, source = "startup"): string {
+  return JSON.stringify({ session_id: "s1", transcript_path: "/tmp/t.jsonl", cwd: projectRoot, hook_event_name: "SessionStart", source });
+}
+
+async function hook(stdin: string | null, home: string, options: { cwd?: string; env?: Record<string, string>; viaCli?: boolean } = {}) {
+  const [script, args] = options.viaCli === true ? [CLI_BIN, ["hook", "session-start"]] : [HOOK_BIN, []];
+  const result = await runNode(script, args, { stdin, env: { HOME: home, ...options.env }, ...(options.cwd === undefined ? {} : { cwd: options.cwd }) });
+  const context =
+    result.stdout === ""
+      ? null
+      : (JSON.parse(result.stdout) as { hookSpecificOutput: { hookEventName: string; additionalContext: string } }).hookSpecificOutput;
+  return { ...result, output: context };
+}
+
+describe("the SessionStart hook, run as Claude Code runs it", () => {
+  it("prints the project's memory as additionalContext of a SessionStart hookSpecificOutput", async () => {
+    const { home, projectRoot } = workspace();
+    const result = await hook(stdinFor(projectRoot), home);
+    expect(result.code).toBe(0);
+    expect(result.output).toEqual({
+      hookEventName: "SessionStart",
+      additionalContext:
+        "## Engineering Memory (from knowledge bank)\n\n### Patterns to Follow\n### Pattern: Small Steps\nCommit often; a small diff is a reviewed diff.\n- Observation count: 2\n\n---\n",
+    });
+  });
+
+  it("gives the same output through `iflow-memory hook session-start`", async () => {
+    const { home, projectRoot } = workspace({ bank: "iflow-kb-2026-04", globalExample: true });
+    const direct = await hook(stdinFor(projectRoot), home, { env: { IFLOW_MEMORY_HOOK_CACHE: "0" } });
+    const viaCli = await hook(stdinFor(projectRoot), home, { viaCli: true, env: { IFLOW_MEMORY_HOOK_CACHE: "0" } });
+    expect(viaCli.stdout).toBe(direct.stdout);
+    expect(direct.output?.additionalContext).toContain("## Engineering Memory (from knowledge bank)");
+  });
+
+  it("keeps the real 265-entry bank plus the global store within the 9,000-character budget", async () => {
+    const { home, projectRoot, store } = workspace({ bank: "iflow-kb-2026-04", globalExample: true });
+    const result = await hook(stdinFor(projectRoot), home);
+    expect(result.output!.additionalContext.length).toBeLessThanOrEqual(9000);
+    expect(result.output!.additionalContext.endsWith("\n---\n")).toBe(true);
+    const { readFileSync } = await import("node:fs");
+    const tracking = JSON.parse(readFileSync(join(store, ".last-injection.json"), "utf8")) as Record<string, unknown>;
+    expect([tracking.event, tracking.chars]).toEqual(["startup", result.output!.additionalContext.length]);
+  });
+
+  it("finds the project root from a subdirectory given as cwd", async () => {
+    const { home, projectRoot } = workspace();
+    mkdirSync(join(projectRoot, "src/cart"), { recursive: true });
+    const result = await hook(stdinFor(join(projectRoot, "src/cart")), home);
+    expect(result.output?.additionalContext).toContain("Small Steps");
+  });
+
+  it("uses CLAUDE_PROJECT_DIR, then the process's directory, when stdin has no cwd", async () => {
+    const { home, projectRoot } = workspace();
+    const fromEnv = await hook('{"hook_event_name":"SessionStart","source":"startup"}', home, { env: { CLAUDE_PROJECT_DIR: projectRoot } });
+    const fromCwd = await hook('{"hook_event_name":"SessionStart","source":"startup"}', home, { cwd: projectRoot });
+    expect([fromEnv.output?.additionalContext, fromCwd.output?.additionalContext].every((text) => text?.includes("Small Steps"))).toBe(true);
+  });
+
+  it("falls back to the defaults on garbage stdin, says so in one line, and exits 0", async () => {
+    const { home, projectRoot } = workspace();
+    const result = await hook("this is not json {", home, { cwd: projectRoot });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe("iflow-memory: stdin is not valid JSON; using defaults (source startup, the current directory)\n");
+    expect(result.output?.additionalContext).toContain("Small Steps");
+  });
+
+  it("treats empty stdin as a startup in the current directory", async () => {
+    const { home, projectRoot } = workspace();
+    const result = await hook("", home, { cwd: projectRoot });
+    expect([result.code, result.stderr, result.output?.additionalContext.includes("Small Steps")]).toEqual([0, "", true]);
+  });
+
+  it("does not wait for a stdin that never closes: it reads what arrived and finishes", async () => {
+    const { home, projectRoot } = workspace();
+    const result = await hook(null, home, { cwd: projectRoot });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain("stdin did not close within");
+    expect(result.output?.additionalContext).toContain("Small Steps");
+  });
+
+  it("prints nothing and exits 0 without a knowledge bank", async () => {
+    const { home, base } = workspace();
+    const empty = join(base, "empty");
+    mkdirSync(join(empty, ".git"), { recursive: true });
+    expect(await hook(stdinFor(empty), home)).toMatchObject({ code: 0, stdout: "", stderr: "" });
+  });
+
+  it("injects nothing on compact by default, and injects when the config lists compact", async () => {
+    const { home, projectRoot } = workspace();
+    expect((await hook(stdinFor(projectRoot, "compact"), home)).stdout).toBe("");
+    mkdirSync(join(projectRoot, ".claude"));
+    writeFileSync(join(projectRoot, ".claude/iflow-dev.local.md"), "---\nmemory_injection_events: [startup, compact]\n---\n");
+    expect((await hook(stdinFor(projectRoot, "compact"), home)).output?.additionalContext).toContain("Small Steps");
+  });
+
+  it("says nothing for a hook event that is not SessionStart", async () => {
+    const { home, projectRoot } = workspace();
+    const result = await hook(JSON.stringify({ hook_event_name: "PreToolUse", cwd: projectRoot }), home);
+    expect([result.code, result.stdout]).toEqual([0, ""]);
+  });
+
+  it("uses the defaults when the config's YAML is broken, with a one-line warning naming the file", async () => {
+    const { home, projectRoot } = workspace();
+    mkdirSync(join(projectRoot, ".claude"));
+    writeFileSync(join(projectRoot, ".claude/iflow-dev.local.md"), "---\nmemory_injection_limit: [1, 2\n---\n");
+    const result = await hook(stdinFor(projectRoot), home);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/^iflow-memory: warning: .*\.claude\/iflow-dev\.local\.md:\d+: invalid YAML \(.*\); using the defaults\n$/);
+    expect(result.output?.additionalContext).toContain("Small Steps");
+  });
+
+  it("honours memory_injection_enabled: false, however it is spelled", async () => {
+    const { home, projectRoot } = workspace();
+    mkdirSync(join(projectRoot, ".claude"));
+    writeFileSync(join(projectRoot, ".claude/iflow-dev.local.md"), "---\nmemory_injection_enabled: False  # off for now\n---\n");
+    expect(await hook(stdinFor(projectRoot), home)).toMatchObject({ code: 0, stdout: "", stderr: "" });
+  });
+
+  it("skips an unreadable entry file with a warning and injects the rest", async () => {
+    const { home, projectRoot } = workspace();
+    // A directory where a file should be is unreadable for root too (chmod 000 is not).
+    mkdirSync(join(projectRoot, "docs/knowledge-bank/anti-patterns.md"));
+    writeFileSync(join(projectRoot, "docs/knowledge-bank/heuristics.md"), "### Heuristic: Secret\nNobody may read this.\n");
+    if (process.getuid?.() !== 0) chmodSync(join(projectRoot, "docs/knowledge-bank/heuristics.md"), 0o000);
+    const result = await hook(stdinFor(projectRoot), home);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain("anti-patterns.md: is a directory, not a file; skipped");
+    expect(result.output?.additionalContext).toContain("Small Steps");
+  });
+
+  it("skips a file over 64 MiB and still answers", async () => {
+    const { home, projectRoot } = workspace();
+    writeFileSync(join(projectRoot, "docs/knowledge-bank/heuristics.md"), `### Heuristic: Huge\n${"x".repeat(65 * 1024 * 1024)}\n`);
+    const result = await hook(stdinFor(projectRoot), home);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/heuristics\.md: is \d+ bytes, over the 67108864-byte limit; skipped/);
+    expect(result.output?.additionalContext).toContain("Small Steps");
+  });
+
+  it("answers within the budget on a 50,000-entry bank", async () => {
+    const { home, projectRoot } = workspace();
+    const entries = Array.from({ length: 50_000 }, (_, index) => `### Heuristic: Lesson ${index}\nWhen the build breaks for reason ${index}, read the log first.\n- Observation count: ${(index % 7) + 1}\n`);
+    writeFileSync(join(projectRoot, "docs/knowledge-bank/heuristics.md"), entries.join("\n"));
+    const result = await hook(stdinFor(projectRoot), home, { env: { IFLOW_MEMORY_HOOK_DEADLINE_MS: "20000" } });
+    expect(result.code).toBe(0);
+    expect(result.output!.additionalContext.length).toBeLessThanOrEqual(9000);
+    // Highest count (7) first; among equals the later entry is the newer one.
+    expect(result.output!.additionalContext).toContain("### Heuristics\n### Heuristic: Lesson 49993\n");
+  });
+
+  it("injects the local bank when the global store is a file, not a directory", async () => {
+    const { home, projectRoot, store } = workspace();
+    mkdirSync(join(store, ".."), { recursive: true });
+    writeFileSync(store, "not a directory");
+    const result = await hook(stdinFor(projectRoot), home);
+    expect(result.code).toBe(0);
+    expect(result.output?.additionalContext).toContain("Small Steps");
+    expect(result.stderr).toContain("tracking not written");
+  });
+
+  it("injects nothing at limit 0 and everything at limit -1", async () => {
+    const { home, projectRoot } = workspace({ bank: "iflow-kb-2026-02" });
+    mkdirSync(join(projectRoot, ".claude"), { recursive: true });
+    const config = join(projectRoot, ".claude/iflow-dev.local.md");
+    writeFileSync(config, "---\nmemory_injection_limit: 0\n---\n");
+    expect((await hook(stdinFor(projectRoot), home)).stdout).toBe("");
+    writeFileSync(config, "---\nmemory_injection_limit: -1\nmemory_injection_max_chars: 10000000\n---\n");
+    const all = await hook(stdinFor(projectRoot), home);
+    const headers = all.output!.additionalContext.split("\n").filter((line) => line.startsWith("### ") && !/^### (Anti-Patterns to Avoid|Heuristics|Patterns to Follow)$/.test(line));
+    const cli = await runNode(CLI_BIN, ["inject", "--project-root", projectRoot, "--limit", "-1", "--global-store", join(home, "none"), "--no-tracking", "--json"]);
+    expect(headers.length).toBe((JSON.parse(cli.stdout) as { entries: unknown[] }).entries.length);
+    expect(headers.length).toBeGreaterThan(20); // more than the default limit: -1 is no limit
+  });
+
+  it("gives up at its deadline with exit 0 and a one-line reason", async () => {
+    const { home, projectRoot } = workspace();
+    const result = await hook(null, home, { cwd: projectRoot, env: { IFLOW_MEMORY_HOOK_DEADLINE_MS: "300" } });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toContain("gave up after 300 ms; the session starts without memory");
+  });
+});
