@@ -1,0 +1,33 @@
+import { describe, expect, it } from "vitest";
+import { makeEntry } from "./__fixtures__/make-entry.js";
+import { planInjection } from "./plan-injection.js";
+
+describe("planInjection", () => {
+  it("filters, dedupes, selects, budgets and formats, and counts the sources of what it kept", () => {
+    const local = [makeEntry({ name: "Reproduce First", category: "heuristics", description: "Write the failing test first.", observationCount: 2 })];
+    const global = [
+      makeEntry({ name: "Reproduce First (global)", category: "heuristics", description: "write the failing test  first.", observationCount: 6, scope: "global" }),
+      makeEntry({ name: "Webshop Tax", category: "anti-patterns", scope: "global", tags: ["project-specific"], metadata: { Source: "webshop, Feature #41" } }),
+      makeEntry({ name: "Atomic Writes", category: "patterns", scope: "global", description: "Write, fsync, rename." }),
+    ];
+    const plan = planInjection({ local, global, project: "bookshelf", limit: 20, maxChars: null });
+    expect({ ...plan, entries: plan.entries.map((entry) => entry.name) }).toEqual({
+      entries: ["Reproduce First (global)", "Atomic Writes"],
+      block:
+        "## Engineering Memory (from knowledge bank)\n\n### Heuristics\n### Heuristic: Reproduce First (global)\nwrite the failing test  first.\n\n### Patterns to Follow\n### Pattern: Atomic Writes\nWrite, fsync, rename.\n\n---\n",
+      droppedForBudget: 0,
+      sources: { local: 0, global: 2 },
+    });
+  });
+
+  it("★ records how many selected entries the budget dropped and keeps the block within it", () => {
+    const local = Array.from({ length: 30 }, (_, index) => makeEntry({ name: `Entry ${index}`, description: `${index} ${"y".repeat(500)}`, observationCount: 30 - index }));
+    const plan = planInjection({ local, global: [], project: "p", limit: 20, maxChars: 3000 });
+    expect([plan.block.length <= 3000, plan.entries.length + plan.droppedForBudget]).toEqual([true, 20]);
+    expect(plan.droppedForBudget).toBeGreaterThan(0);
+  });
+
+  it("plans nothing from nothing", () => {
+    expect(planInjection({ local: [], global: [], project: "p", limit: 20, maxChars: 9000 })).toEqual({ entries: [], block: "", droppedForBudget: 0, sources: { local: 0, global: 0 } });
+  });
+});

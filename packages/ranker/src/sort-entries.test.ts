@@ -1,0 +1,35 @@
+import { describe, expect, it } from "vitest";
+import { makeEntry } from "./__fixtures__/make-entry.js";
+import { sortEntries } from "./sort-entries.js";
+
+const names = (entries: { name: string }[]) => entries.map((entry) => entry.name);
+
+describe("sortEntries", () => {
+  it("puts higher observation counts first", () => {
+    expect(names(sortEntries([makeEntry({ name: "one" }), makeEntry({ name: "five", observationCount: 5 })]))).toEqual(["five", "one"]);
+  });
+
+  it("breaks count ties by confidence, high > medium > low", () => {
+    const entries = (["low", "high", "medium"] as const).map((confidence) => makeEntry({ name: confidence, confidence }));
+    expect(names(sortEntries(entries))).toEqual(["high", "medium", "low"]);
+  });
+
+  it("breaks further ties by the Last observed time, newest first", () => {
+    const entries = [makeEntry({ name: "older", lastObserved: "2026-01-01T00:00:00Z" }), makeEntry({ name: "newer", lastObserved: "2026-03-01" })];
+    expect(names(sortEntries(entries))).toEqual(["newer", "older"]);
+  });
+
+  it("ranks a dated entry above an undated one, and undated ones by file position, later first", () => {
+    const entries = [
+      makeEntry({ name: "first in file", filePosition: 1, lastObserved: "Feature #33" }),
+      makeEntry({ name: "dated", filePosition: 2, lastObserved: "2020-01-01T00:00:00Z" }),
+      makeEntry({ name: "last in file", filePosition: 3 }),
+    ];
+    expect(names(sortEntries(entries))).toEqual(["dated", "last in file", "first in file"]);
+  });
+
+  it("is stable for entries equal in every key", () => {
+    const entries = ["a", "b", "c"].map((name) => makeEntry({ name, lastObserved: "2026-01-01T00:00:00Z" }));
+    expect(names(sortEntries(entries))).toEqual(["a", "b", "c"]);
+  });
+});
