@@ -1,0 +1,80 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { makeTempDir } from "@iflow-memory/test-utils";
+import { describe, expect, it } from "vitest";
+import { DEFAULT_CONFIG, readConfig } from "./read-config.js";
+
+function projectWithConfig(text: string | null): string {
+  const root = makeTempDir();
+  if (text !== null) {
+    mkdirSync(join(root, ".claude"));
+    writeFileSync(join(root, ".claude/iflow-dev.local.md"), text);
+  }
+  return root;
+}
+
+const read = async (text: string | null) => {
+  const root = projectWithConfig(text);
+  const result = await readConfig(root);
+  return { config: result.config, warnings: result.warnings.map((warning) => ({ ...warning, path: warning.path.slice(root.length + 1) })) };
+};
+
+describe("readConfig", () => {
+  it("uses the defaults without a config file, silently", async () => {
+    expect(await read(null)).toEqual({ config: DEFAULT_CONFIG, warnings: [] });
+  });
+
+  it("reads every key of the frontmatter and leaves other iflow keys and the body alone", async () => {
+    const text = "---\nworkflow_mode: full\nmemory_injection_enabled: true\nmemory_injection_limit: 7\nmemory_injection_max_chars: 4000\nmemory_injection_events:\n  - startup\n  - compact\nmemory_global_enabled: false\n---\n\n# Notes\nmemory_injection_limit: 99\n";
+    expect(await read(text)).toEqual({
+      config: { injectionEnabled: true, injectionLimit: 7, injectionMaxChars: 4000, injectionEvents: ["startup", "compact"], globalEnabled: false },
+      warnings: [],
+    });
+  });
+
+  it("★ reads true, True, \"true\" and `true # comment` all as true (the original's grep read two of them as false)", async () => {
+    const values = await Promise.all(["true", "True", '"true"', "true # keep it on", "TRUE"].map(async (value) => (await read(`---\nmemory_global_enabled: ${value}\n---\n`)).config.globalEnabled));
+    expect(values).toEqual([true, true, true, true, true]);
+    expect((await read("---\nmemory_injection_enabled: False # off\n---\n")).config.injectionEnabled).toBe(false);
+  });
+
+  it("★ accepts -1 as no limit", async () => {
+    expect((await read("---\nmemory_injection_limit: -1\n---\n")).config.injectionLimit).toBe(-1);
+  });
+
+  it("reports a bad value once, with its line, and uses that key's default", async () => {
+    expect(await read("---\nmemory_injection_limit: 5\nmemory_injection_max_chars: lots\nmemory_global_enabled: maybe\n---\n")).toEqual({
+      config: { ...DEFAULT_CONFIG, injectionLimit: 5 },
+      warnings: [
+        { path: ".claude/iflow-dev.local.md", line: 3, message: 'memory_injection_max_chars: "lots" is not a whole number of 1 or more; using the default 9000' },
+        { path: ".claude/iflow-dev.local.md", line: 4, message: 'memory_global_enabled: "maybe" is not true or false; using the default true' },
+      ],
+    });
+  });
+
+  it("keeps an event Claude Code is not known to send, with a warning", async () => {
+    const result = await read("---\nmemory_injection_events: [startup, restart]\n---\n");
+    expect(result.config.injectionEvents).toEqual(["startup", "restart"]);
+    expect(result.warnings.map((warning) => warning.line)).toEqual([2]);
+  });
+
+  it("uses the defaults on broken YAML, an unclosed frontmatter, or none at all, saying which", async () => {
+    const messages = await Promise.all(["---\nmemory_injection_limit: [1, 2\n---\n", "---\nmemory_injection_limit: 3\n", "memory_injection_limit: 3\n"].map(async (text) => {
+      const result = await read(text);
+      expect(result.config).toEqual(DEFAULT_CONFIG);
+      return result.warnings.map((warning) => warning.message.replace(/\(.*\)/, "(…)"));
+    }));
+    expect(messages).toEqual([
+      ["invalid YAML (…); using the defaults"],
+      ["its YAML frontmatter is never closed with ---; using the defaults"],
+      ["has no YAML frontmatter (…); using the defaults"],
+    ]);
+  });
+
+  it("reports a config path that is a directory and uses the defaults", async () => {
+    const root = makeTempDir();
+    mkdirSync(join(root, ".claude/iflow-dev.local.md"), { recursive: true });
+    const result = await readConfig(root);
+    expect([result.config, result.warnings.map((warning) => warning.message)]).toEqual([DEFAULT_CONFIG, ["is a directory, not a file; skipped"]]);
+  });
+});
