@@ -1,0 +1,73 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { CLI_BIN, makeTempDir, REPO_ROOT, runNode } from "@iflow-memory/test-utils";
+import { describe, expect, it } from "vitest";
+
+const DEMO = join(REPO_ROOT, "examples/demo-project");
+const DEMO_STORE = join(REPO_ROOT, "examples/demo-global-store");
+const cli = (args: string[], env: Record<string, string> = {}) => runNode(CLI_BIN, args, { env: { HOME: makeTempDir(), ...env } });
+
+describe("iflow-memory, as a user runs it", () => {
+  it("prints its version and its help, exit 0", async () => {
+    const { version } = (await import(join(REPO_ROOT, "packages/cli/package.json"), { with: { type: "json" } })).default as { version: string };
+    expect(await cli(["--version"])).toMatchObject({ code: 0, stdout: `${version}\n` });
+    const help = await cli(["--help"]);
+    expect([help.code, help.stdout.startsWith("Usage: iflow-memory [options] [command]"), help.stdout.includes("inject")]).toEqual([0, true, true]);
+    const injectHelp = await cli(["inject", "--help"]);
+    expect([injectHelp.code, injectHelp.stdout.includes("--max-chars <n>")]).toEqual([0, true]);
+  });
+
+  it("exits 2 with one line on stderr for an unknown command, an unknown flag and a bad --limit", async () => {
+    const results = await Promise.all([["frobnicate"], ["inject", "--bogus"], ["inject", "--limit", "x"], ["inject", "--limit", "-2"], ["inject", "--max-chars", "0"]].map((args) => cli(args)));
+    for (const result of results) {
+      expect(result.code).toBe(2);
+      expect(result.stdout).toBe("");
+      expect(result.stderr).toMatch(/^iflow-memory: [^\n]+ \(see iflow-memory --help\)\n$/);
+    }
+  });
+
+  it("exits 1 with one line when the project root does not exist or is a file", async () => {
+    const base = makeTempDir();
+    writeFileSync(join(base, "file"), "x");
+    const missing = await cli(["inject", "--project-root", join(base, "missing")]);
+    const file = await cli(["inject", "--project-root", join(base, "file")]);
+    expect([missing.code, missing.stderr]).toEqual([1, `iflow-memory: cannot read project root ${join(base, "missing")}: no such directory; pass an existing --project-root\n`]);
+    expect([file.code, file.stderr]).toEqual([1, `iflow-memory: cannot use project root ${join(base, "file")}: it is a file, not a directory; pass the project's folder\n`]);
+  });
+
+  it("prints the demo's memory block, and the same selection as JSON with --json", async () => {
+    const markdown = await cli(["inject", "--project-root", DEMO, "--global-store", DEMO_STORE, "--limit", "4", "--no-tracking"]);
+    const json = await cli(["inject", "--project-root", DEMO, "--global-store", DEMO_STORE, "--limit", "4", "--no-tracking", "--json"]);
+    const report = JSON.parse(json.stdout) as { project: string; entries: Array<{ headerLine: string; scope: string }>; sources: unknown; chars: number; droppedForBudget: number };
+    expect([markdown.code, json.code, report.project, report.sources, report.chars, report.droppedForBudget]).toEqual([0, 0, "demo-project", { local: 3, global: 1 }, markdown.stdout.length, 0]);
+    expect(report.entries.map((entry) => entry.headerLine).every((header) => markdown.stdout.includes(`${header}\n`))).toBe(true);
+    expect(markdown.stdout).not.toContain("Webshop Tax Table");
+  });
+
+  it("keeps the block within --max-chars, dropping whole entries", async () => {
+    const result = await cli(["inject", "--project-root", DEMO, "--global-store", DEMO_STORE, "--max-chars", "1200", "--no-tracking", "--json"]);
+    const report = JSON.parse(result.stdout) as { chars: number; droppedForBudget: number };
+    expect(report.chars).toBeLessThanOrEqual(1200);
+    expect(report.droppedForBudget).toBeGreaterThan(0);
+  });
+
+  it("reads the limit and the global switch from the project's config when no flag is given", async () => {
+    const base = makeTempDir();
+    const root = join(base, "webshop");
+    mkdirSync(join(root, "docs/knowledge-bank"), { recursive: true });
+    mkdirSync(join(root, ".claude"));
+    writeFileSync(join(root, "docs/knowledge-bank/patterns.md"), "### Pattern: A\na\n### Pattern: B\nb\n### Pattern: C\nc\n");
+    writeFileSync(join(root, ".claude/iflow-dev.local.md"), "---\nmemory_injection_limit: 2\n---\n");
+    const result = await cli(["inject", "--project-root", root, "--no-tracking", "--json"]);
+    expect((JSON.parse(result.stdout) as { entries: unknown[] }).entries.length).toBe(2);
+  });
+
+  it("writes the tracking file into the global store unless --no-tracking", async () => {
+    const store = join(makeTempDir(), "store");
+    await cli(["inject", "--project-root", DEMO, "--global-store", store, "--no-tracking"]);
+    const { existsSync } = await import("node:fs");
+    expect(existsSync(join(store, ".last-injection.json"))).toBe(false);
+    await cli(["inject", "--project-root", DEMO, "--global-store", store]);
+    expect(existsSync(join(store, ".last-injection.json"))).toBe(true);
+  });
+});
