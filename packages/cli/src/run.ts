@@ -3,6 +3,7 @@ import { prepareSessionInjection } from "@iflow-memory/store";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { RuntimeError, UsageError } from "./errors.js";
 import { injectCommand, type InjectOptions } from "./inject-command.js";
+import { registerLessonsCommands } from "./lessons-commands.js";
 import type { CliIO } from "./io.js";
 
 declare const __IFLOW_MEMORY_VERSION__: string;
@@ -63,6 +64,8 @@ function buildProgram(io: CliIO, setExitCode: (code: number) => void): Command {
     .option("--json", "print the selected entries as JSON instead of markdown")
     .option("--verbose", "also report files in the knowledge bank that are not read")
     .action(async (options: InjectOptions) => setExitCode(await injectCommand(options, io)));
+
+  registerLessonsCommands(program, io, setExitCode);
 
   const hook = program.command("hook").description("run as an agent hook");
   hook

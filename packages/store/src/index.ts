@@ -26,3 +26,7 @@ export { prepareSessionInjection } from "./prepare-session-injection.js";
 export type { SessionInjection } from "./prepare-session-injection.js";
 export { injectionCachePath, injectionFingerprint, readCachedInjection, SETTLE_MS, writeCachedInjection } from "./injection-cache.js";
 export type { InjectionFingerprint } from "./injection-cache.js";
+export { DEFAULT_LESSONS_DIR, LESSONS_STATE_FILE, readLessons, updateLessons } from "./lessons-store.js";
+export type { LessonsChange, LessonsRead, LessonsState } from "./lessons-store.js";
+export { addLesson, auditCheck, decayLessonsInDirectory, extractLessonsFromEvents, forgetLesson, injectLessons, readEffectiveness } from "./manage-lessons.js";
+export type { ExtractReport } from "./manage-lessons.js";
