@@ -96,7 +96,7 @@ export async function updateLessons<T>(
     const writes = [];
     if (planned.lessons !== undefined) writes.push({ path: lessonsPath, content: rewriteLessons(lessonsFile.lines, planned.lessons) });
     if (planned.archive !== undefined && planned.archive.length > 0) {
-      writes.push({ path: archivePath, content: appendLessons(archiveFile.text, planned.archive) });
+      writes.push({ path: archivePath, content: appendLessons(archiveFile.text, planned.archive, lessonsFile.lines) });
     }
     const nextState = { ...(planned.state ?? state), highestId: Math.max(highest, planned.state?.highestId ?? 0) };
     if (writes.length > 0 || JSON.stringify(nextState) !== JSON.stringify(state)) {
@@ -172,7 +172,13 @@ function rewriteLessons(original: readonly LessonLine[], lessons: readonly Lesso
   return out.length === 0 ? "" : `${out.join("\n")}\n`;
 }
 
-function appendLessons(text: string, lessons: readonly Lesson[]): string {
+// A lesson archived as it was (forget) keeps its line byte for byte.
+function appendLessons(text: string, lessons: readonly Lesson[], original: readonly LessonLine[]): string {
   const base = text === "" || text.endsWith("\n") ? text : `${text}\n`;
-  return base + lessons.map((lesson) => `${serializeLesson(lesson)}\n`).join("");
+  const asRead = (lesson: Lesson) => {
+    const serialized = serializeLesson(lesson);
+    const line = original.find((candidate) => candidate.kind === "lesson" && candidate.lesson.id === lesson.id && serializeLesson(candidate.lesson) === serialized);
+    return line === undefined ? serialized : line.raw;
+  };
+  return base + lessons.map((lesson) => `${asRead(lesson)}\n`).join("");
 }
