@@ -8,3 +8,5 @@ export { LESSON_TYPES, lessonId, lessonNumber, parseLessonLines, serializeLesson
 export type { Lesson, LessonLine, LessonType, LessonWarning } from "./lesson.js";
 export { readReviewFindings } from "./review-findings.js";
 export type { ReviewFinding } from "./review-findings.js";
+export { findSecrets, redactSecrets } from "./redact-secrets.js";
+export type { SecretFinding } from "./redact-secrets.js";
