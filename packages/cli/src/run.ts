@@ -4,6 +4,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from "commander
 import { RuntimeError, UsageError } from "./errors.js";
 import { injectCommand, type InjectOptions } from "./inject-command.js";
 import { registerLessonsCommands } from "./lessons-commands.js";
+import { registerPromoteCommand } from "./promote-command.js";
 import type { CliIO } from "./io.js";
 
 declare const __IFLOW_MEMORY_VERSION__: string;
@@ -65,6 +66,7 @@ function buildProgram(io: CliIO, setExitCode: (code: number) => void): Command {
     .option("--verbose", "also report files in the knowledge bank that are not read")
     .action(async (options: InjectOptions) => setExitCode(await injectCommand(options, io)));
 
+  registerPromoteCommand(program, io, setExitCode);
   registerLessonsCommands(program, io, setExitCode);
 
   const hook = program.command("hook").description("run as an agent hook");

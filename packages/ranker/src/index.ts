@@ -16,3 +16,5 @@ export type { ExtractedLessons } from "./extract-lessons.js";
 export { keywordOverlap, lessonKeywords, lessonTags } from "./lesson-keywords.js";
 export { lessonToEntry } from "./lesson-to-entry.js";
 export { formatKnownIssues, MAX_INJECTED_LESSONS, selectLessons } from "./select-lessons.js";
+export { classifyEntry, entryIdentifiers } from "./classify-entry.js";
+export type { Classification, ProjectFacts } from "./classify-entry.js";

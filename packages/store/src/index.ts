@@ -30,3 +30,8 @@ export { DEFAULT_LESSONS_DIR, LESSONS_STATE_FILE, readLessons, updateLessons } f
 export type { LessonsChange, LessonsRead, LessonsState } from "./lessons-store.js";
 export { addLesson, auditCheck, decayLessonsInDirectory, extractLessonsFromEvents, forgetLesson, injectLessons, readEffectiveness } from "./manage-lessons.js";
 export type { ExtractReport } from "./manage-lessons.js";
+export { gatherProjectFacts } from "./gather-project-facts.js";
+export { appendGlobalEntry, formatGlobalEntry, globalStoreHeader, recordObservation, sourceItems } from "./global-store-text.js";
+export type { GlobalEntryFields } from "./global-store-text.js";
+export { PROMOTIONS_FILE, promoteEntries } from "./promote-entries.js";
+export type { PromoteOptions, PromoteResult, PromoteSelection, PromotedEntry } from "./promote-entries.js";

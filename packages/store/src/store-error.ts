@@ -14,4 +14,4 @@ export class StoreError extends Error {
   }
 }
 
-export type StoreErrorCode = "STORE_LOCKED" | "STORE_NOT_DIRECTORY" | "STORE_UNREADABLE" | "STORE_WRITE_FAILED" | "LESSON_NOT_FOUND" | "NO_RUN_ID";
+export type StoreErrorCode = "STORE_LOCKED" | "STORE_NOT_DIRECTORY" | "STORE_UNREADABLE" | "STORE_WRITE_FAILED" | "LESSON_NOT_FOUND" | "NO_RUN_ID" | "SECRET_FOUND" | "ENTRY_NOT_FOUND" | "GIT_FAILED";

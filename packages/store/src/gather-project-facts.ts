@@ -1,0 +1,83 @@
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join, relative } from "node:path";
+import type { Entry } from "@iflow-memory/parser";
+import { entryIdentifiers, type ProjectFacts } from "@iflow-memory/ranker";
+
+// Folders that are not the project's own code, and the knowledge bank itself (its entries would
+// find their own identifiers in it).
+const SKIPPED = new Set([".git", "node_modules", "dist", "build", "coverage", ".venv", "venv", "__pycache__", "target", ".next", ".turbo", ".cache", "knowledge-bank"]);
+const MAX_FILES = 20_000;
+const MAX_SEARCHED_BYTES = 512 * 1024;
+
+/**
+ * What ties an entry to this codebase, for `classifyEntry`: the project's name, top-level
+ * names, package names, files (up to 20,000; dependency and build folders skipped), and where
+ * the identifiers the entries name occur in its files.
+ *
+ * @example
+ * const facts = gatherProjectFacts("/work/webshop", "webshop", entries);
+ * facts.identifiers; // { detect_project_root: "hooks/lib/common.sh" }
+ */
+export function gatherProjectFacts(projectRoot: string, name: string, entries: readonly Entry[]): ProjectFacts {
+  const files: string[] = [];
+  const walk = (directory: string): void => {
+    let names: string[];
+    try {
+      names = readdirSync(directory);
+    } catch {
+      return;
+    }
+    for (const child of names.sort()) {
+      if (files.length >= MAX_FILES) return;
+      if (SKIPPED.has(child)) continue;
+      const path = join(directory, child);
+      let info;
+      try {
+        info = statSync(path);
+      } catch {
+        continue;
+      }
+      if (info.isDirectory()) walk(path);
+      else if (info.isFile()) files.push(relative(projectRoot, path));
+    }
+  };
+  walk(projectRoot);
+
+  const packageNames = files
+    .filter((file) => file === "package.json" || file.endsWith("/package.json"))
+    .flatMap((file) => {
+      try {
+        const name = (JSON.parse(readFileSync(join(projectRoot, file), "utf8")) as { name?: unknown }).name;
+        return typeof name === "string" && name !== "" ? [name] : [];
+      } catch {
+        return [];
+      }
+    });
+
+  const wanted = new Set(entries.flatMap((entry) => entryIdentifiers(entry)));
+  const identifiers: Record<string, string> = {};
+  for (const file of files) {
+    if (wanted.size === 0) break;
+    let text: string;
+    try {
+      if (statSync(join(projectRoot, file)).size > MAX_SEARCHED_BYTES) continue;
+      text = readFileSync(join(projectRoot, file), "utf8");
+    } catch {
+      continue;
+    }
+    for (const identifier of wanted) {
+      if (text.includes(identifier) && new RegExp(`(?<![A-Za-z0-9_])${identifier}(?![A-Za-z0-9_])`).test(text)) {
+        identifiers[identifier] = file;
+        wanted.delete(identifier);
+      }
+    }
+  }
+
+  let topLevelNames: string[] = [];
+  try {
+    topLevelNames = readdirSync(projectRoot);
+  } catch {
+    // an unreadable root has no names
+  }
+  return { name, topLevelNames, packageNames, files, identifiers };
+}

@@ -1,0 +1,95 @@
+import type { Category, Confidence } from "@iflow-memory/parser";
+
+const TITLES: Record<Category, string> = { "anti-patterns": "Anti-Patterns", heuristics: "Heuristics", patterns: "Patterns" };
+const PREFIXES: Record<Category, string> = { "anti-patterns": "Anti-Pattern", heuristics: "Heuristic", patterns: "Pattern" };
+
+/**
+ * The header of a global-store file (DESIGN §3.3).
+ *
+ * @example
+ * globalStoreHeader("heuristics"); // "# Global Heuristics\n\nCross-project learnings promoted …\n"
+ */
+export function globalStoreHeader(category: Category): string {
+  return `# Global ${TITLES[category]}\n\nCross-project learnings promoted from retrospectives. Automatically managed by iflow.\nDo not edit manually — entries are updated during /finish.\n`;
+}
+
+export interface GlobalEntryFields {
+  category: Category;
+  name: string;
+  description: string;
+  contentHash: string;
+  sources: string[];
+  observationCount: number;
+  lastObserved: string;
+  tags: string;
+  confidence: Confidence;
+}
+
+/**
+ * A new global-store entry in the §3.3 format, ending with a newline.
+ *
+ * @example
+ * formatGlobalEntry({ category: "patterns", name: "Atomic Writes", description: "Write, fsync, rename.", contentHash: "61c6…",
+ *   sources: ["infra-tools, Feature #061"], observationCount: 1, lastObserved: "2026-10-10T15:00:00Z", tags: "universal", confidence: "medium" });
+ */
+export function formatGlobalEntry(fields: GlobalEntryFields): string {
+  return [
+    `### ${PREFIXES[fields.category]}: ${fields.name}`,
+    fields.description,
+    `- Content-Hash: sha256:${fields.contentHash}`,
+    `- Source: ${fields.sources.join("; ")}`,
+    `- Observation count: ${fields.observationCount}`,
+    `- Last observed: ${fields.lastObserved}`,
+    `- Tags: ${fields.tags}`,
+    `- Confidence: ${fields.confidence}`,
+    "",
+  ].join("\n");
+}
+
+/**
+ * A global-store file with one more entry at its end (the §3.3 header first when the file is new).
+ *
+ * @example
+ * appendGlobalEntry("", "patterns", formatGlobalEntry(fields)); // "# Global Patterns\n\n…\n\n### Pattern: …"
+ */
+export function appendGlobalEntry(text: string, category: Category, entry: string): string {
+  const base = text.trim() === "" ? globalStoreHeader(category) : text.endsWith("\n") ? text : `${text}\n`;
+  return `${base}\n${entry}`;
+}
+
+/**
+ * The file with the entry whose header is on `headerLine` (1-based) observed once more: its
+ * observation count set, `Last observed` set and a provenance added to `Source` (each line
+ * added after the entry's metadata if it had none). Every other byte stays as it was.
+ *
+ * @example
+ * recordObservation(text, 12, { observationCount: 3, lastObserved: "2026-11-22T10:00:00Z", source: "webshop, Feature #042" });
+ */
+export function recordObservation(text: string, headerLine: number, update: { observationCount: number; lastObserved: string; source: string }): string {
+  const lines = text.split("\n");
+  const start = headerLine - 1;
+  let end = start + 1;
+  while (end < lines.length && !/^#{1,3} /.test(lines[end]!)) end++;
+  const entry = lines.slice(start, end);
+  let tail = entry.length;
+  while (tail > 1 && entry[tail - 1]!.trim() === "") tail--;
+
+  const set = (key: string, value: (old: string | null) => string) => {
+    const index = entry.findIndex((line) => new RegExp(`^- ${key}:`, "i").test(line));
+    if (index >= 0) {
+      entry[index] = `${entry[index]!.slice(0, key.length + 3)} ${value(entry[index]!.slice(key.length + 3).trim())}`;
+    } else {
+      entry.splice(tail, 0, `- ${key}: ${value(null)}`);
+      tail++;
+    }
+  };
+  set("Source", (old) => (old === null || old === "" ? update.source : `${old}; ${update.source}`));
+  set("Observation count", () => String(update.observationCount));
+  set("Last observed", () => update.lastObserved);
+  return [...lines.slice(0, start), ...entry, ...lines.slice(end)].join("\n");
+}
+
+/** The provenance items of a `Source` value: "a, Feature #1; b, Feature #2" → ["a, Feature #1", "b, Feature #2"]. */
+export function sourceItems(source: string | undefined): string[] {
+  return (source ?? "").split(";").map((item) => item.trim()).filter((item) => item !== "");
+}

@@ -1,0 +1,208 @@
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { CATEGORIES, hashContent, parseKnowledgeBank, redactSecrets, type Category, type Entry } from "@iflow-memory/parser";
+import { classifyEntry } from "@iflow-memory/ranker";
+import { commitFiles } from "./commit-files.js";
+import { gatherProjectFacts } from "./gather-project-facts.js";
+import { appendGlobalEntry, formatGlobalEntry, recordObservation, sourceItems } from "./global-store-text.js";
+import { readKnowledgeBank } from "./read-knowledge-bank.js";
+import { readTextFile } from "./read-text-file.js";
+import { StoreError } from "./store-error.js";
+import { withStoreLock } from "./with-store-lock.js";
+import { projectName } from "./write-tracking.js";
+
+/** The store's memory of what each project promoted, beside the category files. */
+export const PROMOTIONS_FILE = ".promotions.json";
+
+export type PromoteSelection = { kind: "new" } | { kind: "all" } | { kind: "names"; names: string[] } | { kind: "since"; revision: string };
+
+export interface PromoteOptions {
+  projectRoot: string;
+  globalStoreDir: string;
+  /** Default: the project root's folder name. */
+  project?: string | undefined;
+  /** Default: none; the provenance is then the project alone, counted once per entry. */
+  feature?: string | undefined;
+  /** Default: the entries this project has not promoted (or kept local) before. */
+  selection?: PromoteSelection;
+  universal?: string[];
+  projectSpecific?: string[];
+  dryRun?: boolean;
+  /** Refuse to promote anything that contains a secret, instead of redacting it. */
+  strict?: boolean;
+  now?: Date;
+}
+
+export interface PromotedEntry {
+  name: string;
+  category: Category;
+  contentHash: string;
+  kind: "universal" | "project-specific";
+  reason: string;
+  /** added: a new global entry; counted: an existing one observed once more; already-counted: this provenance was counted before; kept-local: project-specific. */
+  action: "added" | "counted" | "already-counted" | "kept-local";
+  /** The global entry's observation count after the promotion (universal entries). */
+  observationCount: number | null;
+  /** Kinds of the secrets replaced by [REDACTED]. */
+  redacted: string[];
+}
+
+export interface PromoteResult {
+  project: string;
+  provenance: string;
+  entries: PromotedEntry[];
+  summary: string;
+  dryRun: boolean;
+  warnings: string[];
+}
+
+interface PromotionsState {
+  projects: Record<string, { promoted: string[]; lastPromotion: string }>;
+}
+
+/**
+ * Promotes a project's learnings into the global store (DESIGN §4.3): selects entries, redacts
+ * secrets (or refuses with `strict`), classifies each as universal or project-specific with a
+ * reason, and merges the universal ones — a content-hash match is observed once more (count + 1,
+ * `Last observed`, provenance appended), anything else becomes a new entry. The same project and
+ * feature never count twice. Every change to the store's files is made under its lock and
+ * committed all-or-nothing.
+ *
+ * @example
+ * const result = await promoteEntries({ projectRoot: "/work/webshop", globalStoreDir, feature: "042" });
+ * result.summary; // "Memory promotion: 3 universal entries promoted to global store, 1 project-specific entries kept local."
+ */
+export async function promoteEntries(options: PromoteOptions): Promise<PromoteResult> {
+  const project = options.project ?? projectName(options.projectRoot);
+  const provenance = options.feature === undefined ? project : `${project}, Feature #${options.feature}`;
+  const now = (options.now ?? new Date()).toISOString().replace(/\.\d{3}Z$/, "Z");
+  const bank = await readKnowledgeBank(options.projectRoot);
+  const warnings = bank.warnings.map((warning) => `${warning.path}${warning.line === undefined ? "" : `:${warning.line}`}: ${warning.message}`);
+
+  const run = async (): Promise<PromoteResult> => {
+    const state = readState(options.globalStoreDir);
+    const seen = new Set(state.projects[project]?.promoted ?? []);
+    const chosen = select(bank.entries, options.selection ?? { kind: "new" }, seen, options.projectRoot).filter((entry) => {
+      if (entry.description !== "") return true;
+      warnings.push(`"${entry.name}" has no description; not promoted`);
+      return false;
+    });
+
+    // Secrets never reach the store: redacted (or refused) before anything is classified or hashed.
+    const prepared = chosen.map((entry) => {
+      const description = redactSecrets(entry.description);
+      const metadata = redactSecrets(entry.metadataText);
+      const redacted = [...description.findings, ...metadata.findings].map((finding) => finding.kind);
+      if (redacted.length > 0 && options.strict === true) {
+        throw new StoreError("SECRET_FOUND", `refusing to promote "${entry.name}": it contains a secret (${[...new Set(redacted)].join(", ")}); remove it from the knowledge bank, or promote without --strict to redact it`);
+      }
+      if (redacted.length > 0) warnings.push(`"${entry.name}": ${redacted.length} secret${redacted.length === 1 ? "" : "s"} (${[...new Set(redacted)].join(", ")}) replaced by [REDACTED]`);
+      const clean: Entry = { ...entry, description: description.text, metadataText: metadata.text, contentHash: hashContent(description.text) };
+      return { entry: clean, redacted };
+    });
+
+    const facts = gatherProjectFacts(options.projectRoot, project, prepared.map(({ entry }) => entry));
+    const texts = Object.fromEntries(await Promise.all(CATEGORIES.map(async (category) => [category, await readStoreFile(options.globalStoreDir, category)] as const))) as Record<Category, string>;
+    const changed = new Set<Category>();
+    const results: PromotedEntry[] = [];
+    for (const { entry, redacted } of prepared) {
+      const classification = classifyEntry(entry, facts, { universal: options.universal ?? [], projectSpecific: options.projectSpecific ?? [] });
+      const base = { name: entry.name, category: entry.category, contentHash: entry.contentHash, kind: classification.kind, reason: classification.reason, redacted };
+      if (classification.kind === "project-specific") {
+        results.push({ ...base, action: "kept-local", observationCount: null });
+        continue;
+      }
+      const match = findByHash(texts, entry.contentHash);
+      if (match === null) {
+        const block = formatGlobalEntry({ category: entry.category, name: entry.name, description: entry.description, contentHash: entry.contentHash, sources: [provenance], observationCount: 1, lastObserved: now, tags: "universal", confidence: entry.confidence });
+        texts[entry.category] = appendGlobalEntry(texts[entry.category], entry.category, block);
+        changed.add(entry.category);
+        results.push({ ...base, action: "added", observationCount: 1 });
+      } else if (sourceItems(sourceOf(match.entry)).includes(provenance)) {
+        results.push({ ...base, action: "already-counted", observationCount: match.entry.observationCount });
+      } else {
+        const observationCount = match.entry.observationCount + 1;
+        texts[match.category] = recordObservation(texts[match.category], match.entry.origin.line, { observationCount, lastObserved: now, source: provenance });
+        changed.add(match.category);
+        results.push({ ...base, action: "counted", observationCount });
+      }
+    }
+
+    const universal = results.filter((result) => result.kind === "universal").length;
+    const summary = `Memory promotion: ${universal} universal entries promoted to global store, ${results.length - universal} project-specific entries kept local.`;
+    if (options.dryRun !== true && results.length > 0) {
+      const promoted = [...new Set([...seen, ...chosen.map((entry) => entry.contentHash)])];
+      const nextState: PromotionsState = { projects: { ...state.projects, [project]: { promoted, lastPromotion: now } } };
+      await commitFiles(options.globalStoreDir, [
+        ...[...changed].map((category) => ({ path: join(options.globalStoreDir, `${category}.md`), content: texts[category] })),
+        { path: join(options.globalStoreDir, PROMOTIONS_FILE), content: `${JSON.stringify(nextState, null, 2)}\n` },
+      ]);
+    }
+    return { project, provenance, entries: results, summary, dryRun: options.dryRun === true, warnings };
+  };
+  return options.dryRun === true ? run() : withStoreLock(options.globalStoreDir, run);
+}
+
+function select(entries: readonly Entry[], selection: PromoteSelection, seen: Set<string>, projectRoot: string): Entry[] {
+  switch (selection.kind) {
+    case "all":
+      return [...entries];
+    case "new":
+      return entries.filter((entry) => !seen.has(entry.contentHash));
+    case "names": {
+      const wanted = selection.names.map((name) => name.toLowerCase());
+      const missing = selection.names.filter((name) => !entries.some((entry) => entry.name.toLowerCase() === name.toLowerCase()));
+      if (missing.length > 0) {
+        throw new StoreError("ENTRY_NOT_FOUND", `cannot promote ${missing.map((name) => `"${name}"`).join(", ")}: no such entry in ${projectRoot}/docs/knowledge-bank; see iflow-memory inject --limit -1 --json for the names`);
+      }
+      return entries.filter((entry) => wanted.includes(entry.name.toLowerCase()));
+    }
+    case "since": {
+      const added = headersAddedSince(projectRoot, selection.revision);
+      return entries.filter((entry) => added.has(entry.headerLine.trim()));
+    }
+  }
+}
+
+// The "### " lines git shows as added to the knowledge bank since a revision (committed or not).
+function headersAddedSince(projectRoot: string, revision: string): Set<string> {
+  let diff: string;
+  try {
+    diff = execFileSync("git", ["-C", projectRoot, "diff", "--no-color", "--unified=0", revision, "--", "docs/knowledge-bank"], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+  } catch (error) {
+    const reason = ((error as { stderr?: string }).stderr ?? (error as Error).message).trim().split("\n")[0];
+    throw new StoreError("GIT_FAILED", `cannot list the entries added since ${revision}: git says: ${reason}; pass a revision of this repository, or use --all`, { cause: error });
+  }
+  return new Set(diff.split("\n").filter((line) => line.startsWith("+### ")).map((line) => line.slice(1).trim()));
+}
+
+function findByHash(texts: Record<Category, string>, hash: string): { category: Category; entry: Entry } | null {
+  for (const category of CATEGORIES) {
+    const { entries } = parseKnowledgeBank(texts[category], { category, scope: "global", path: `${category}.md` });
+    const entry = entries.find((candidate) => candidate.description !== "" && candidate.contentHash === hash);
+    if (entry !== undefined) return { category, entry };
+  }
+  return null;
+}
+
+function sourceOf(entry: Entry): string | undefined {
+  return Object.entries(entry.metadata).find(([key]) => key.toLowerCase() === "source")?.[1];
+}
+
+async function readStoreFile(directory: string, category: Category): Promise<string> {
+  const path = join(directory, `${category}.md`);
+  const file = await readTextFile(path);
+  if ("text" in file) return file.text;
+  if ("missing" in file) return "";
+  throw new StoreError("STORE_UNREADABLE", `cannot read ${path}: ${file.warning.message}; fix or move it, then promote again`);
+}
+
+function readState(directory: string): PromotionsState {
+  try {
+    const state = JSON.parse(readFileSync(join(directory, PROMOTIONS_FILE), "utf8")) as Partial<PromotionsState>;
+    return { projects: state.projects !== null && typeof state.projects === "object" ? state.projects : {} };
+  } catch {
+    return { projects: {} };
+  }
+}
