@@ -1,0 +1,83 @@
+import { spawn } from "node:child_process";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { CATEGORIES, parseKnowledgeBank, type Category } from "@iflow-memory/parser";
+import { withStoreLock } from "@iflow-memory/store";
+import { makeTempDir, REPO_ROOT } from "@iflow-memory/test-utils";
+import { describe, expect, it } from "vitest";
+
+const LOOP = join(REPO_ROOT, "test/promote/promote-loop.mjs");
+const PREFIX: Record<Category, string> = { "anti-patterns": "Anti-Pattern", heuristics: "Heuristic", patterns: "Pattern" };
+
+/** A project whose bank holds the same universal learnings as every other one, in all three files. */
+function project(base: string, name: string, perCategory: number): string {
+  const root = join(base, name);
+  mkdirSync(join(root, "docs/knowledge-bank"), { recursive: true });
+  for (const category of CATEGORIES) {
+    const entries = Array.from({ length: perCategory }, (_, index) => `### ${PREFIX[category]}: Shared ${category} ${index}\nShared lesson number ${index} about ${category}, the same everywhere.\n`);
+    writeFileSync(join(root, "docs/knowledge-bank", `${category}.md`), entries.join("\n"));
+  }
+  return root;
+}
+
+function run(args: string[]): Promise<number | null> {
+  return new Promise((resolve) => spawn(process.execPath, [LOOP, ...args], { stdio: "inherit" }).on("close", resolve));
+}
+
+function readStore(store: string) {
+  return CATEGORIES.flatMap((category) => {
+    const text = readFileSync(join(store, `${category}.md`), "utf8");
+    return parseKnowledgeBank(text, { category, scope: "global", path: category }).entries.map((entry) => ({
+      name: entry.name,
+      count: entry.observationCount,
+      sources: (entry.metadata.Source ?? "").split(";").map((item) => item.trim()).filter((item) => item !== ""),
+    }));
+  });
+}
+
+describe("promotion under concurrency and crashes", () => {
+  it("loses nothing and double-counts nothing when 8 processes promote overlapping entries 50 rounds each", async () => {
+    const base = makeTempDir();
+    const store = join(base, "store");
+    const roots = Array.from({ length: 8 }, (_, index) => project(base, `project-${index}`, 2));
+    const codes = await Promise.all(roots.map((root) => run([store, root, "50"])));
+    expect(codes).toEqual(Array(8).fill(0));
+    const entries = readStore(store);
+    expect(entries.length).toBe(6);
+    for (const entry of entries) {
+      expect(entry.count).toBe(8 * 50);
+      expect(new Set(entry.sources).size).toBe(8 * 50);
+    }
+  }, 180_000);
+
+  it("leaves every promotion wholly applied or not at all when the promoting process is killed at random moments (100 trials)", async () => {
+    const base = makeTempDir();
+    const store = join(base, "store");
+    const root = project(base, "crashy", 3);
+    let feature = 1;
+    let killedMidway = 0;
+    for (let trial = 0; trial < 100; trial++) {
+      const child = spawn(process.execPath, [LOOP, store, root, "1000", String(feature)], { stdio: "ignore" });
+      feature += 1000;
+      await new Promise((resolve) => setTimeout(resolve, 40 + Math.random() * 80));
+      child.kill("SIGKILL");
+      await new Promise((resolve) => child.on("close", resolve));
+      // The next writer finishes or discards what the killed one left (a journal, temporary files, a stale lock).
+      await withStoreLock(store, async () => undefined, { timeoutMs: 5_000 });
+      let entries: ReturnType<typeof readStore> = [];
+      try {
+        entries = readStore(store);
+      } catch {
+        continue; // killed before the first promotion created the files
+      }
+      if (entries.length === 0) continue;
+      killedMidway++;
+      expect(entries.length).toBe(9);
+      const counts = new Set(entries.map((entry) => entry.count));
+      // Every promotion touches all nine entries in three files: all-or-nothing means one count for all.
+      expect(counts.size).toBe(1);
+      for (const entry of entries) expect(entry.sources.length).toBe(entry.count);
+    }
+    expect(killedMidway).toBeGreaterThan(50);
+  }, 240_000);
+});
