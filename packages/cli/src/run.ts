@@ -4,6 +4,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from "commander
 import { RuntimeError, UsageError } from "./errors.js";
 import { injectCommand, type InjectOptions } from "./inject-command.js";
 import { registerLessonsCommands } from "./lessons-commands.js";
+import { registerManageCommands } from "./manage-commands.js";
 import { registerPromoteCommand } from "./promote-command.js";
 import type { CliIO } from "./io.js";
 
@@ -67,6 +68,7 @@ function buildProgram(io: CliIO, setExitCode: (code: number) => void): Command {
     .action(async (options: InjectOptions) => setExitCode(await injectCommand(options, io)));
 
   registerPromoteCommand(program, io, setExitCode);
+  registerManageCommands(program, io, setExitCode);
   registerLessonsCommands(program, io, setExitCode);
 
   const hook = program.command("hook").description("run as an agent hook");

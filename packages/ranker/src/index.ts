@@ -18,3 +18,4 @@ export { lessonToEntry } from "./lesson-to-entry.js";
 export { formatKnownIssues, MAX_INJECTED_LESSONS, selectLessons } from "./select-lessons.js";
 export { classifyEntry, entryIdentifiers } from "./classify-entry.js";
 export type { Classification, ProjectFacts } from "./classify-entry.js";
+export { CONTRADICTION_OVERLAP, findContradictions, findDuplicateNames } from "./find-contradictions.js";

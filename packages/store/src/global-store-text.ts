@@ -93,3 +93,27 @@ export function recordObservation(text: string, headerLine: number, update: { ob
 export function sourceItems(source: string | undefined): string[] {
   return (source ?? "").split(";").map((item) => item.trim()).filter((item) => item !== "");
 }
+
+/**
+ * The file with a metadata line set on the entry whose header is on `headerLine` (replaced if
+ * the key is there, else added after the entry's last line). Every other byte stays.
+ *
+ * @example
+ * recordMetadata(text, 12, "Contested with", "Other Entry (sha256:491b5e15f50c1c0d)");
+ */
+export function recordMetadata(text: string, headerLine: number, key: string, value: string): string {
+  const lines = text.split("\n");
+  const start = headerLine - 1;
+  let end = start + 1;
+  while (end < lines.length && !/^#{1,3} /.test(lines[end]!)) end++;
+  const entry = lines.slice(start, end);
+  const index = entry.findIndex((line) => line.toLowerCase().startsWith(`- ${key.toLowerCase()}:`));
+  if (index >= 0) {
+    entry[index] = `- ${key}: ${value}`;
+  } else {
+    let tail = entry.length;
+    while (tail > 1 && entry[tail - 1]!.trim() === "") tail--;
+    entry.splice(tail, 0, `- ${key}: ${value}`);
+  }
+  return [...lines.slice(0, start), ...entry, ...lines.slice(end)].join("\n");
+}

@@ -31,7 +31,12 @@ export type { LessonsChange, LessonsRead, LessonsState } from "./lessons-store.j
 export { addLesson, auditCheck, decayLessonsInDirectory, extractLessonsFromEvents, forgetLesson, injectLessons, readEffectiveness } from "./manage-lessons.js";
 export type { ExtractReport } from "./manage-lessons.js";
 export { gatherProjectFacts } from "./gather-project-facts.js";
-export { appendGlobalEntry, formatGlobalEntry, globalStoreHeader, recordObservation, sourceItems } from "./global-store-text.js";
+export { appendGlobalEntry, formatGlobalEntry, globalStoreHeader, recordMetadata, recordObservation, sourceItems } from "./global-store-text.js";
 export type { GlobalEntryFields } from "./global-store-text.js";
 export { PROMOTIONS_FILE, promoteEntries } from "./promote-entries.js";
 export type { PromoteOptions, PromoteResult, PromoteSelection, PromotedEntry } from "./promote-entries.js";
+export { ARCHIVE_FILE, contestGlobalEntries, entryMarkdown, findEntries, forgetGlobalEntry, listEntries, readLastInjection } from "./manage-global-store.js";
+export type { ListScope } from "./manage-global-store.js";
+export { collectStats, diagnoseMemory } from "./diagnose-memory.js";
+export type { HealthCheck, MemoryStats } from "./diagnose-memory.js";
+export { exportRules, GENERATED_MARKER } from "./export-rules.js";

@@ -1,0 +1,141 @@
+import { homedir } from "node:os";
+import { join, resolve } from "node:path";
+import { CATEGORIES, serializeEntry, type Category, type Entry } from "@iflow-memory/parser";
+import {
+  collectStats,
+  contestGlobalEntries,
+  diagnoseMemory,
+  exportRules,
+  findEntries,
+  findProjectRoot,
+  forgetGlobalEntry,
+  listEntries,
+  resolveGlobalStoreDir,
+  type ListScope,
+} from "@iflow-memory/store";
+import { Command, Option } from "commander";
+import { RuntimeError } from "./errors.js";
+import type { CliIO } from "./io.js";
+
+interface Locations {
+  projectRoot?: string;
+  globalStore?: string;
+}
+
+/**
+ * The memory management commands: list, show, forget, contest, stats, doctor, export-rules.
+ * Each takes --project-root and --global-store like inject; the store package does the work.
+ */
+export function registerManageCommands(program: Command, io: CliIO, setExitCode: (code: number) => void): void {
+  const locate = async (options: Locations) => ({
+    projectRoot: options.projectRoot === undefined ? await findProjectRoot(io.cwd) : resolve(io.cwd, options.projectRoot),
+    globalStoreDir: resolveGlobalStoreDir({ flag: options.globalStore === undefined ? undefined : resolve(io.cwd, options.globalStore), env: io.env }),
+  });
+  const withLocations = (command: Command) =>
+    command
+      .option("--project-root <dir>", "the project (default: the nearest folder above the current one with .git or docs/knowledge-bank)")
+      .option("--global-store <dir>", "the global store (default: $IFLOW_MEMORY_HOME, else ~/.claude/iflow/memory)");
+  const warn = (warnings: string[]) => {
+    for (const warning of warnings) io.stderr.write(`iflow-memory: warning: ${warning}\n`);
+  };
+
+  withLocations(program.command("list").description("list memory entries, in injection order"))
+    .addOption(new Option("--scope <scope>", "local, global or all").choices(["local", "global", "all"]).default("all"))
+    .addOption(new Option("--category <category>", "only this category").choices([...CATEGORIES]))
+    .option("--json", "print the entries as JSON")
+    .action(async (options: Locations & { scope: ListScope; category?: Category; json?: boolean }) => {
+      const { entries, warnings } = await listEntries({ ...(await locate(options)), scope: options.scope, ...(options.category === undefined ? {} : { category: options.category }) });
+      warn(warnings);
+      if (options.json === true) io.stdout.write(`${JSON.stringify(entries, null, 2)}\n`);
+      else if (entries.length === 0) io.stdout.write("No entries.\n");
+      else for (const entry of entries) io.stdout.write(`sha256:${entry.contentHash}  ${entry.scope.padEnd(6)}  ${entry.category.padEnd(13)}  ×${String(entry.observationCount).padEnd(3)} ${entry.confidence.padEnd(6)}  ${entry.name}\n`);
+      setExitCode(0);
+    });
+
+  withLocations(program.command("show").description("show one entry by content hash (or a prefix of 4+ hex digits) or by name"))
+    .argument("<hash-or-name>", "sha256:…, the hash, a prefix of it, or the entry's name")
+    .option("--json", "print the entry as JSON")
+    .action(async (query: string, options: Locations & { json?: boolean }) => {
+      const { entries } = await listEntries({ ...(await locate(options)), scope: "all" });
+      const found = findEntries(entries, query);
+      if (found.length === 0) throw new RuntimeError("NOT_FOUND", `cannot show ${query}: no entry has that hash or name; see iflow-memory list`);
+      if (found.length > 1 && new Set(found.map((entry) => entry.contentHash)).size > 1) {
+        throw new RuntimeError("AMBIGUOUS", `cannot show ${query}: it matches ${found.length} entries (${found.map((entry) => `sha256:${entry.contentHash} ${entry.scope} "${entry.name}"`).join("; ")}); give more of the hash`);
+      }
+      if (options.json === true) io.stdout.write(`${JSON.stringify(found, null, 2)}\n`);
+      else io.stdout.write(found.map((entry: Entry) => `${serializeEntry(entry)}(${entry.scope}, ${entry.origin.path}:${entry.origin.line}, sha256:${entry.contentHash})\n`).join("\n"));
+      setExitCode(0);
+    });
+
+  program
+    .command("forget")
+    .description("move a global entry to .archive.md in the store (never deleted)")
+    .argument("<hash>", "sha256:…, the hash, a prefix of 4+ hex digits, or the name")
+    .option("--global-store <dir>", "the global store (default: $IFLOW_MEMORY_HOME, else ~/.claude/iflow/memory)")
+    .action(async (query: string, options: Locations) => {
+      const { globalStoreDir } = await locate(options);
+      const entry = await forgetGlobalEntry(globalStoreDir, query, (io.now ?? (() => new Date()))());
+      io.stdout.write(`Archived "${entry.name}" (sha256:${entry.contentHash}) to ${join(globalStoreDir, ".archive.md")}.\n`);
+      setExitCode(0);
+    });
+
+  program
+    .command("contest")
+    .description("mark two global entries as contradicting each other; injection then names the other beside each")
+    .argument("<hash-a>", "the first entry")
+    .argument("<hash-b>", "the second entry")
+    .option("--global-store <dir>", "the global store (default: $IFLOW_MEMORY_HOME, else ~/.claude/iflow/memory)")
+    .action(async (queryA: string, queryB: string, options: Locations) => {
+      const { globalStoreDir } = await locate(options);
+      const [a, b] = await contestGlobalEntries(globalStoreDir, queryA, queryB);
+      io.stdout.write(`Contested: "${a.name}" (sha256:${a.contentHash}) and "${b.name}" (sha256:${b.contentHash}).\n`);
+      setExitCode(0);
+    });
+
+  withLocations(program.command("stats").description("entries per scope and category, and what the next session start injects"))
+    .option("--json", "print the numbers as JSON")
+    .action(async (options: Locations & { json?: boolean }) => {
+      const stats = await collectStats(await locate(options));
+      if (options.json === true) {
+        io.stdout.write(`${JSON.stringify(stats, null, 2)}\n`);
+      } else {
+        for (const scope of ["local", "global"] as const) {
+          const counts = stats.entries[scope];
+          io.stdout.write(`${scope.padEnd(7)} ${CATEGORIES.map((category) => `${category} ${counts[category]}`).join(", ")} (${CATEGORIES.reduce((sum, category) => sum + counts[category], 0)} entries)\n`);
+        }
+        const { injection } = stats;
+        io.stdout.write(
+          injection.enabled
+            ? `next session start: ${injection.entries} entries, ${injection.chars} characters (~${injection.estimatedTokens} tokens)${injection.droppedForBudget > 0 ? `, ${injection.droppedForBudget} left out for the budget` : ""}\n`
+            : "next session start: injection is off in the project's config\n",
+        );
+        const last = stats.lastInjection;
+        io.stdout.write(last === null ? "last injection: none recorded\n" : `last injection: ${String(last.timestamp)} into ${String(last.project)}, ${String(last.entries_injected)} entries\n`);
+      }
+      setExitCode(0);
+    });
+
+  withLocations(program.command("doctor").description("check config, store, permissions, duplicates, contradictions and secrets"))
+    .option("--json", "print the checks as JSON")
+    .action(async (options: Locations & { json?: boolean }) => {
+      const checks = await diagnoseMemory(await locate(options));
+      if (options.json === true) io.stdout.write(`${JSON.stringify(checks, null, 2)}\n`);
+      else
+        for (const check of checks) {
+          io.stdout.write(`${check.status.padEnd(7)} ${check.name}\n`);
+          for (const detail of check.details) io.stdout.write(`        ${detail}\n`);
+        }
+      setExitCode(checks.some((check) => check.status === "problem") ? 1 : 0);
+    });
+
+  withLocations(program.command("export-rules").description("write the universal global entries to a Claude Code rules file (Phase 0 fallback)"))
+    .option("--dest <file>", "the rules file (default: ~/.claude/rules/iflow-memory.md)")
+    .option("--force", "overwrite a file that export-rules did not write")
+    .action(async (options: Locations & { dest?: string; force?: boolean }) => {
+      const home = io.env.HOME !== undefined && io.env.HOME !== "" ? io.env.HOME : homedir();
+      const destination = options.dest === undefined ? join(home, ".claude", "rules", "iflow-memory.md") : resolve(io.cwd, options.dest);
+      const result = await exportRules({ ...(await locate(options)), destination, force: options.force === true, now: (io.now ?? (() => new Date()))() });
+      io.stdout.write(`Wrote ${result.entries} universal entries (${result.chars} characters) to ${result.path}.\n`);
+      setExitCode(0);
+    });
+}

@@ -1,0 +1,127 @@
+import { readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { CATEGORIES, findSecrets, type Category } from "@iflow-memory/parser";
+import { findContradictions, findDuplicateNames } from "@iflow-memory/ranker";
+import { readLastInjection } from "./manage-global-store.js";
+import { prepareSessionInjection } from "./prepare-session-injection.js";
+import { readConfig } from "./read-config.js";
+import { readGlobalStore } from "./read-global-store.js";
+import { readKnowledgeBank } from "./read-knowledge-bank.js";
+import { readEntryFiles } from "./read-entry-files.js";
+
+export interface HealthCheck {
+  name: string;
+  status: "ok" | "warning" | "problem";
+  details: string[];
+}
+
+/**
+ * `doctor`: the config, the global store (readable, private), the knowledge bank, duplicate
+ * names, contradictory entries and secrets, each with a status; a problem is something to fix
+ * (the command exits 1), a warning something to look at.
+ *
+ * @example
+ * (await diagnoseMemory({ projectRoot, globalStoreDir })).map((check) => check.status); // ["ok", "ok", …]
+ */
+export async function diagnoseMemory(options: { projectRoot: string; globalStoreDir: string }): Promise<HealthCheck[]> {
+  const checks: HealthCheck[] = [];
+  const format = (warning: { path: string; line?: number | undefined; message: string }) => `${warning.path}${warning.line === undefined ? "" : `:${warning.line}`}: ${warning.message}`;
+
+  const config = await readConfig(options.projectRoot);
+  checks.push({ name: "config", status: config.warnings.length === 0 ? "ok" : "problem", details: config.warnings.length === 0 ? [`${config.path}: valid, or absent (the defaults)`] : config.warnings.map(format) });
+
+  const store = storeHealth(options.globalStoreDir);
+  checks.push(store);
+
+  const bank = await readKnowledgeBank(options.projectRoot);
+  checks.push({ name: "knowledge bank", status: bank.warnings.length === 0 ? "ok" : "warning", details: bank.warnings.length === 0 ? [`${bank.entries.length} entries`] : bank.warnings.map(format) });
+
+  // Raw global entries (not redacted), to find the secrets in them.
+  const raw = store.status === "problem" ? { entries: [] } : await readEntryFiles(options.globalStoreDir, "global");
+  const global = await readGlobalStore(options.globalStoreDir);
+  const all = [...bank.entries, ...global.entries];
+
+  const duplicates = findDuplicateNames(all);
+  checks.push({
+    name: "duplicate names",
+    status: duplicates.length === 0 ? "ok" : "warning",
+    details: duplicates.map((group) => `"${group.name}": ${group.entries.map((entry) => `sha256:${entry.contentHash} (${entry.scope})`).join(", ")}`),
+  });
+
+  const contradictions = findContradictions(all);
+  checks.push({
+    name: "contradictions",
+    status: contradictions.length === 0 ? "ok" : "warning",
+    details: contradictions.map((pair) => `"${pair.a.name}" vs "${pair.b.name}" (${Math.round(pair.overlap * 100)}% shared words; iflow-memory contest ${pair.a.contentHash} ${pair.b.contentHash} if they do contradict)`),
+  });
+
+  const secrets = [...bank.entries, ...raw.entries].flatMap((entry) => {
+    const kinds = [...new Set(findSecrets(`${entry.description}\n${entry.metadataText}`).map((finding) => finding.kind))];
+    return kinds.length === 0 ? [] : [`${entry.origin.path}:${entry.origin.line}: "${entry.name}" contains ${kinds.join(", ")}`];
+  });
+  checks.push({ name: "secrets", status: secrets.length === 0 ? "ok" : "problem", details: secrets });
+  return checks;
+}
+
+function storeHealth(directory: string): HealthCheck {
+  let info;
+  try {
+    info = statSync(directory);
+  } catch {
+    return { name: "global store", status: "ok", details: [`${directory}: not created yet (the first promotion creates it)`] };
+  }
+  if (!info.isDirectory()) return { name: "global store", status: "problem", details: [`${directory} is a file, not a directory; move it away`] };
+  const details: string[] = [];
+  let status: HealthCheck["status"] = "ok";
+  if ((info.mode & 0o077) !== 0) {
+    status = "warning";
+    details.push(`${directory} is mode ${(info.mode & 0o777).toString(8)}; others can read your memory (chmod 700)`);
+  }
+  let names: string[] = [];
+  try {
+    names = readdirSync(directory);
+  } catch (error) {
+    return { name: "global store", status: "problem", details: [`${directory} cannot be read (${(error as NodeJS.ErrnoException).code ?? "error"})`] };
+  }
+  for (const category of CATEGORIES as readonly Category[]) {
+    if (!names.includes(`${category}.md`)) continue;
+    const mode = statSync(join(directory, `${category}.md`)).mode & 0o777;
+    if ((mode & 0o077) !== 0) {
+      status = "warning";
+      details.push(`${join(directory, `${category}.md`)} is mode ${mode.toString(8)}; others can read it (chmod 600)`);
+    }
+  }
+  if (details.length === 0) details.push(`${directory}: readable, private`);
+  return { name: "global store", status, details };
+}
+
+export interface MemoryStats {
+  entries: Record<"local" | "global", Record<Category, number>>;
+  injection: { entries: number; chars: number; estimatedTokens: number; droppedForBudget: number; enabled: boolean };
+  lastInjection: Record<string, unknown> | null;
+}
+
+/**
+ * `stats`: entries per scope and category, what the project's next session start would inject
+ * (entries, size, estimated tokens, as the hook computes it), and the last injection recorded.
+ *
+ * @example
+ * (await collectStats({ projectRoot, globalStoreDir })).injection.chars; // 8885
+ */
+export async function collectStats(options: { projectRoot: string; globalStoreDir: string }): Promise<MemoryStats> {
+  const bank = await readKnowledgeBank(options.projectRoot);
+  const global = await readGlobalStore(options.globalStoreDir);
+  const count = (entries: readonly { category: Category }[]) => Object.fromEntries(CATEGORIES.map((category) => [category, entries.filter((entry) => entry.category === category).length])) as Record<Category, number>;
+  const session = await prepareSessionInjection(options);
+  return {
+    entries: { local: count(bank.entries), global: count(global.entries) },
+    injection: {
+      entries: session.plan.entries.length,
+      chars: session.plan.block.length,
+      estimatedTokens: Math.ceil(session.plan.block.length / 4),
+      droppedForBudget: session.plan.droppedForBudget,
+      enabled: session.config.injectionEnabled,
+    },
+    lastInjection: readLastInjection(options.globalStoreDir),
+  };
+}
