@@ -21,3 +21,13 @@ describe("dedupeEntries", () => {
     expect(dedupeEntries(entries)).toEqual(entries);
   });
 });
+
+describe("dedupeEntries (contested entries)", () => {
+  it("carries a Contested with mark of the dropped copy over to the kept one", () => {
+    const local = makeEntry({ name: "Local", description: "Same.", observationCount: 3, metadataText: "- Observation count: 3", metadata: { "Observation count": "3" } });
+    const global = makeEntry({ name: "Global", description: "same.", scope: "global", metadataText: "- Contested with: Other (sha256:491b5e15f50c1c0d)", metadata: { "Contested with": "Other (sha256:491b5e15f50c1c0d)" } });
+    expect(dedupeEntries([local, global])).toEqual([
+      { ...local, metadataText: "- Observation count: 3\n- Contested with: Other (sha256:491b5e15f50c1c0d)", metadata: { "Observation count": "3", "Contested with": "Other (sha256:491b5e15f50c1c0d)" } },
+    ]);
+  });
+});

@@ -3,7 +3,8 @@ import type { Entry } from "@iflow-memory/parser";
 /**
  * Removes entries whose content hash was already seen, in input order (local before global).
  * A later duplicate replaces the kept entry only if its observation count is strictly greater,
- * and then takes the kept one's position. An empty description matches nothing.
+ * and then takes the kept one's position. An empty description matches nothing. A "Contested
+ * with" mark on the dropped copy is carried over to the kept one.
  *
  * @example
  * dedupeEntries([localCopy, globalCopyWithHigherCount]); // [globalCopyWithHigherCount]
@@ -21,8 +22,19 @@ export function dedupeEntries<T extends Entry>(entries: readonly T[]): T[] {
       indexByHash.set(entry.contentHash, kept.length);
       kept.push(entry);
     } else if (entry.observationCount > kept[index]!.observationCount) {
-      kept[index] = entry;
+      kept[index] = carryContest(entry, kept[index]!);
+    } else {
+      kept[index] = carryContest(kept[index]!, entry);
     }
   }
   return kept;
+}
+
+// A contest marked on one copy of a learning (the global one, by `iflow-memory contest`) must
+// show whichever copy is injected.
+function carryContest<T extends Entry>(kept: T, dropped: T): T {
+  const contest = Object.entries(dropped.metadata).find(([key]) => key.toLowerCase() === "contested with");
+  if (contest === undefined || Object.keys(kept.metadata).some((key) => key.toLowerCase() === "contested with")) return kept;
+  const line = `- ${contest[0]}: ${contest[1]}`;
+  return { ...kept, metadata: { ...kept.metadata, [contest[0]]: contest[1] }, metadataText: kept.metadataText === "" ? line : `${kept.metadataText}\n${line}` };
 }
