@@ -6,6 +6,7 @@ import { injectCommand, type InjectOptions } from "./inject-command.js";
 import { registerLessonsCommands } from "./lessons-commands.js";
 import { registerManageCommands } from "./manage-commands.js";
 import { registerPromoteCommand } from "./promote-command.js";
+import { registerSetupCommand } from "./setup-command.js";
 import type { CliIO } from "./io.js";
 
 declare const __IFLOW_MEMORY_VERSION__: string;
@@ -69,6 +70,7 @@ function buildProgram(io: CliIO, setExitCode: (code: number) => void): Command {
 
   registerPromoteCommand(program, io, setExitCode);
   registerManageCommands(program, io, setExitCode);
+  registerSetupCommand(program, io, setExitCode);
   registerLessonsCommands(program, io, setExitCode);
 
   const hook = program.command("hook").description("run as an agent hook");

@@ -40,3 +40,4 @@ export type { ListScope } from "./manage-global-store.js";
 export { collectStats, diagnoseMemory } from "./diagnose-memory.js";
 export type { HealthCheck, MemoryStats } from "./diagnose-memory.js";
 export { exportRules, GENERATED_MARKER } from "./export-rules.js";
+export { updateSettingsFile } from "./update-settings-file.js";

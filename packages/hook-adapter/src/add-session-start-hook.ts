@@ -1,0 +1,63 @@
+/** How our hook is recognised in a settings file: its command runs iflow-memory's session-start. */
+export function isIflowMemoryHook(command: unknown): boolean {
+  return typeof command === "string" && /iflow-memory|session-start\.cjs/.test(command) && /session-start/.test(command);
+}
+
+export interface SettingsChange {
+  settings: Record<string, unknown>;
+  /** added: there was none; updated: ours pointed elsewhere; unchanged: already installed as asked. */
+  outcome: "added" | "updated" | "unchanged";
+}
+
+/**
+ * Claude Code settings with iflow-memory's SessionStart hook in them, merged: every other key
+ * and hook is kept, our own entry (recognised by its command) is updated in place rather than
+ * added twice. Pure: the settings object in, a new one out.
+ *
+ * @example
+ * addSessionStartHook({ hooks: { PreToolUse: [...] } }, 'node "/opt/iflow-memory/session-start.cjs"');
+ * // { settings: { hooks: { PreToolUse: [...], SessionStart: [{ hooks: [{ type: "command", command: "node …", timeout: 10 }] }] } }, outcome: "added" }
+ */
+export function addSessionStartHook(settings: Record<string, unknown>, command: string, timeoutSeconds = 10): SettingsChange {
+  const hooks = isObject(settings.hooks) ? settings.hooks : {};
+  const groups = Array.isArray(hooks.SessionStart) ? (hooks.SessionStart as unknown[]) : [];
+  const ours = { type: "command", command, timeout: timeoutSeconds };
+  let outcome: SettingsChange["outcome"] = "added";
+  const updatedGroups = groups.map((group) => {
+    if (!isObject(group) || !Array.isArray(group.hooks)) return group;
+    return {
+      ...group,
+      hooks: group.hooks.map((hook: unknown) => {
+        if (!isObject(hook) || !isIflowMemoryHook(hook.command)) return hook;
+        if (outcome === "added") outcome = hook.command === command && hook.timeout === timeoutSeconds ? "unchanged" : "updated";
+        return { ...hook, ...ours };
+      }),
+    };
+  });
+  const SessionStart = outcome === "added" ? [...updatedGroups, { hooks: [ours] }] : updatedGroups;
+  return { settings: { ...settings, hooks: { ...hooks, SessionStart } }, outcome };
+}
+
+/**
+ * The settings without iflow-memory's hook (empty groups dropped); other hooks untouched.
+ *
+ * @example
+ * removeSessionStartHook(settings).outcome; // "removed"
+ */
+export function removeSessionStartHook(settings: Record<string, unknown>): { settings: Record<string, unknown>; outcome: "removed" | "absent" } {
+  const hooks = isObject(settings.hooks) ? settings.hooks : {};
+  if (!Array.isArray(hooks.SessionStart)) return { settings, outcome: "absent" };
+  let removed = false;
+  const SessionStart = (hooks.SessionStart as unknown[]).flatMap((group) => {
+    if (!isObject(group) || !Array.isArray(group.hooks)) return [group];
+    const kept = group.hooks.filter((hook: unknown) => !(isObject(hook) && isIflowMemoryHook(hook.command)));
+    if (kept.length === group.hooks.length) return [group];
+    removed = true;
+    return kept.length === 0 ? [] : [{ ...group, hooks: kept }];
+  });
+  return removed ? { settings: { ...settings, hooks: { ...hooks, SessionStart } }, outcome: "removed" } : { settings, outcome: "absent" };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}

@@ -1,0 +1,44 @@
+import { copyFileSync } from "node:fs";
+import { readTextFile } from "./read-text-file.js";
+import { StoreError } from "./store-error.js";
+import { writeFileAtomically } from "./write-file-atomically.js";
+
+/**
+ * Rewrites a JSON settings file through `change`, atomically, keeping a backup of the previous
+ * version beside it (`<file>.iflow-memory.bak`). A missing file is `{}`; a file that is not a
+ * JSON object is never touched (the error names the file and the position).
+ *
+ * @example
+ * await updateSettingsFile("/home/ada/.claude/settings.json", (settings) => ({ settings: next, changed: true }));
+ */
+export async function updateSettingsFile<T extends { changed: boolean }>(
+  path: string,
+  change: (settings: Record<string, unknown>) => T & { settings: Record<string, unknown> },
+  options: { dryRun?: boolean } = {},
+): Promise<T & { settings: Record<string, unknown>; backup: string | null }> {
+  const file = await readTextFile(path);
+  if ("warning" in file) throw new StoreError("STORE_UNREADABLE", `cannot read ${path}: ${file.warning.message}`);
+  let settings: Record<string, unknown> = {};
+  if ("text" in file && file.text.trim() !== "") {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(file.text);
+    } catch (error) {
+      throw new StoreError("STORE_UNREADABLE", `will not change ${path}: it is not valid JSON (${(error as Error).message}); fix it by hand, then run setup again`, { cause: error });
+    }
+    if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
+      throw new StoreError("STORE_UNREADABLE", `will not change ${path}: it is JSON but not an object of settings; fix it by hand, then run setup again`);
+    }
+    settings = parsed as Record<string, unknown>;
+  }
+  const result = change(settings);
+  let backup: string | null = null;
+  if (result.changed && options.dryRun !== true) {
+    if ("text" in file) {
+      backup = `${path}.iflow-memory.bak`;
+      copyFileSync(path, backup);
+    }
+    await writeFileAtomically(path, `${JSON.stringify(result.settings, null, 2)}\n`);
+  }
+  return { ...result, backup };
+}

@@ -1,0 +1,28 @@
+#!/usr/bin/env node
+// Copies the built hook (packages/hook-adapter/dist/session-start*.cjs) into the Claude Code
+// plugin, which must ship it committed (plugins install without running a build).
+// --check: exit 1 if the committed copy differs from the build, changing nothing.
+import { copyFileSync, existsSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const FILES = ["session-start.cjs", "session-start-prepare.cjs"];
+const check = process.argv.includes("--check");
+let stale = [];
+for (const file of FILES) {
+  const built = join(root, "packages/hook-adapter/dist", file);
+  const committed = join(root, "plugins/iflow-memory/hooks", file);
+  if (!existsSync(built)) {
+    console.error(`sync-plugin-bundle: ${built} is missing; run the build first (npx -y pnpm@10.34.8 build)`);
+    process.exit(1);
+  }
+  if (existsSync(committed) && readFileSync(built).equals(readFileSync(committed))) continue;
+  if (check) stale.push(file);
+  else copyFileSync(built, committed);
+}
+if (stale.length > 0) {
+  console.error(`sync-plugin-bundle: plugins/iflow-memory/hooks/${stale.join(", ")} differ from the build; run npx -y pnpm@10.34.8 plugin:sync and commit`);
+  process.exit(1);
+}
+console.log(check ? "plugin bundle is up to date" : "plugin bundle synced");

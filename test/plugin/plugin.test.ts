@@ -1,0 +1,58 @@
+import { builtinModules } from "node:module";
+import { cpSync, existsSync, mkdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { CLI_BIN, copyCorpus, CORPORA_DIR, makeTempDir, REPO_ROOT, runNode } from "@iflow-memory/test-utils";
+import { describe, expect, it } from "vitest";
+
+const PLUGIN = join(REPO_ROOT, "plugins/iflow-memory");
+const BUNDLE_FILES = ["session-start.cjs", "session-start-prepare.cjs"];
+
+describe("the Claude Code plugin", () => {
+  it("is listed by the marketplace, and its hooks.json runs a bundle that exists", () => {
+    const marketplace = JSON.parse(readFileSync(join(REPO_ROOT, ".claude-plugin/marketplace.json"), "utf8")) as { plugins: Array<{ name: string; source: string }> };
+    expect(marketplace.plugins).toEqual([expect.objectContaining({ name: "iflow-memory", source: "./plugins/iflow-memory" })]);
+    const manifest = JSON.parse(readFileSync(join(PLUGIN, ".claude-plugin/plugin.json"), "utf8")) as { name: string; version: string };
+    const cli = JSON.parse(readFileSync(join(REPO_ROOT, "packages/cli/package.json"), "utf8")) as { version: string };
+    expect(manifest).toMatchObject({ name: "iflow-memory", version: cli.version });
+    const hooks = JSON.parse(readFileSync(join(PLUGIN, "hooks/hooks.json"), "utf8")) as { hooks: { SessionStart: Array<{ hooks: Array<{ command: string }> }> } };
+    const command = hooks.hooks.SessionStart[0]!.hooks[0]!.command;
+    const script = /"\$\{CLAUDE_PLUGIN_ROOT\}\/(.+?)"/.exec(command)?.[1];
+    expect(script).toBe("hooks/session-start.cjs");
+    expect(existsSync(join(PLUGIN, script!))).toBe(true);
+    expect(readFileSync(join(PLUGIN, "skills/retrospective-memory/SKILL.md"), "utf8")).toMatch(/^---\nname: retrospective-memory\ndescription: .+\n---\n[\s\S]*iflow-memory promote/);
+  });
+
+  it("ships the bundle exactly as the build makes it (run npx -y pnpm@10.34.8 plugin:sync when this fails)", () => {
+    for (const file of BUNDLE_FILES) {
+      expect(readFileSync(join(PLUGIN, "hooks", file)).equals(readFileSync(join(REPO_ROOT, "packages/hook-adapter/dist", file))), `${file} is stale`).toBe(true);
+    }
+  });
+
+  it("needs no node_modules and no native module: it loads only node's built-ins and its own second file", () => {
+    const builtins = new Set([...builtinModules, ...builtinModules.map((name) => `node:${name}`)]);
+    for (const file of BUNDLE_FILES) {
+      const text = readFileSync(join(PLUGIN, "hooks", file), "utf8");
+      const literal = [...text.matchAll(/\brequire\(\s*["'`]([^"'`]+)["'`]\s*\)/g)].map((match) => match[1]!);
+      expect(literal.filter((name) => !builtins.has(name)), file).toEqual([]);
+      expect(/\.node["'`]/.test(text), `${file} loads a native addon`).toBe(false);
+      expect(/\bimport\s*\(\s*["'`](?!node:)/.test(text), `${file} imports a package`).toBe(false);
+    }
+  });
+
+  it("gives, from a copy outside the repository, the same output as iflow-memory hook session-start", async () => {
+    const base = makeTempDir();
+    const plugin = join(base, "plugin");
+    cpSync(PLUGIN, plugin, { recursive: true });
+    const project = copyCorpus("iflow-kb-2026-04", base);
+    mkdirSync(join(project, ".git"));
+    const home = join(base, "home");
+    cpSync(join(CORPORA_DIR, "global-store-example"), join(home, ".claude/iflow/memory"), { recursive: true });
+    const stdin = JSON.stringify({ session_id: "abc", transcript_path: join(base, "t.jsonl"), cwd: project, hook_event_name: "SessionStart", source: "startup" });
+    const env = { HOME: home, CLAUDE_PLUGIN_ROOT: plugin, IFLOW_MEMORY_HOOK_CACHE: "0" };
+    const fromPlugin = await runNode(join(plugin, "hooks/session-start.cjs"), [], { stdin, env, cwd: base });
+    const fromCli = await runNode(CLI_BIN, ["hook", "session-start"], { stdin, env, cwd: base });
+    expect(fromPlugin.code).toBe(0);
+    expect(fromPlugin.stdout).toBe(fromCli.stdout);
+    expect(fromPlugin.stdout).toContain('"hookEventName":"SessionStart"');
+  });
+});

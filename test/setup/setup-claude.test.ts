@@ -1,0 +1,58 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { CLI_BIN, makeTempDir, REPO_ROOT, runNode } from "@iflow-memory/test-utils";
+import { describe, expect, it } from "vitest";
+
+const HOOK = `node "${join(REPO_ROOT, "packages/hook-adapter/dist/session-start.cjs")}"`;
+const setup = (home: string, args: string[] = []) => runNode(CLI_BIN, ["setup", "claude", ...args], { env: { HOME: home } });
+
+describe("iflow-memory setup claude", () => {
+  it("creates ~/.claude/settings.json with the SessionStart hook when there is none, and does nothing the second time", async () => {
+    const home = makeTempDir();
+    const first = await setup(home);
+    expect(first).toMatchObject({ code: 0, stdout: `Added the SessionStart hook to ${home}/.claude/settings.json:\n  ${HOOK}\n` });
+    expect(JSON.parse(readFileSync(join(home, ".claude/settings.json"), "utf8"))).toEqual({ hooks: { SessionStart: [{ hooks: [{ type: "command", command: HOOK, timeout: 10 }] }] } });
+    const second = await setup(home);
+    expect([second.code, second.stdout]).toEqual([0, `Already installed in ${home}/.claude/settings.json; nothing changed.\n`]);
+    expect(existsSync(join(home, ".claude/settings.json.iflow-memory.bak"))).toBe(false);
+  });
+
+  it("merges into existing settings, keeping every other key and hook, with a backup of the old file", async () => {
+    const home = makeTempDir();
+    mkdirSync(join(home, ".claude"));
+    const existing = `{\n  "model": "opus",\n  "hooks": {\n    "PreToolUse": [{ "matcher": "Bash", "hooks": [{ "type": "command", "command": "guard.sh" }] }],\n    "SessionStart": [{ "hooks": [{ "type": "command", "command": "hello.sh" }] }]\n  }\n}\n`;
+    writeFileSync(join(home, ".claude/settings.json"), existing);
+    const result = await setup(home);
+    expect(result.stdout).toContain(`Previous settings kept in ${home}/.claude/settings.json.iflow-memory.bak.`);
+    expect(readFileSync(join(home, ".claude/settings.json.iflow-memory.bak"), "utf8")).toBe(existing);
+    expect(JSON.parse(readFileSync(join(home, ".claude/settings.json"), "utf8"))).toEqual({
+      model: "opus",
+      hooks: {
+        PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "guard.sh" }] }],
+        SessionStart: [{ hooks: [{ type: "command", command: "hello.sh" }] }, { hooks: [{ type: "command", command: HOOK, timeout: 10 }] }],
+      },
+    });
+    await setup(home, ["--uninstall"]);
+    expect(JSON.parse(readFileSync(join(home, ".claude/settings.json"), "utf8")).hooks.SessionStart).toEqual([{ hooks: [{ type: "command", command: "hello.sh" }] }]);
+  });
+
+  it("refuses to touch a settings file that is not valid JSON: exit 1, one line, no change, no backup", async () => {
+    const home = makeTempDir();
+    mkdirSync(join(home, ".claude"));
+    writeFileSync(join(home, ".claude/settings.json"), '{ "model": "opus", }');
+    const result = await setup(home);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^iflow-memory: will not change .*settings\.json: it is not valid JSON \(.*\); fix it by hand, then run setup again\n$/);
+    expect(readFileSync(join(home, ".claude/settings.json"), "utf8")).toBe('{ "model": "opus", }');
+    expect(existsSync(join(home, ".claude/settings.json.iflow-memory.bak"))).toBe(false);
+  });
+
+  it("installs into a project's .claude/settings.json with --project", async () => {
+    const home = makeTempDir();
+    const project = makeTempDir();
+    const result = await runNode(CLI_BIN, ["setup", "claude", "--project", project, "--command", "iflow-memory hook session-start"], { env: { HOME: home } });
+    expect(result.code).toBe(0);
+    expect(JSON.parse(readFileSync(join(project, ".claude/settings.json"), "utf8")).hooks.SessionStart[0].hooks[0].command).toBe("iflow-memory hook session-start");
+    expect(existsSync(join(home, ".claude/settings.json"))).toBe(false);
+  });
+});
