@@ -104,7 +104,17 @@ export async function promoteEntries(options: PromoteOptions): Promise<PromoteRe
 
     const facts = gatherProjectFacts(options.projectRoot, project, prepared.map(({ entry }) => entry));
     const texts = Object.fromEntries(await Promise.all(CATEGORIES.map(async (category) => [category, await readStoreFile(options.globalStoreDir, category)] as const))) as Record<Category, string>;
-    const changed = new Set<Category>();
+    // Each store file is parsed once; edits are collected and applied at the end, bottom-up, so
+    // that the line numbers they refer to stay right.
+    const index = new Map<string, { category: Category; line: number | null; observationCount: number; sources: string[] }>();
+    for (const category of CATEGORIES) {
+      for (const stored of parseKnowledgeBank(texts[category], { category, scope: "global", path: `${category}.md` }).entries) {
+        if (stored.description === "" || index.has(stored.contentHash)) continue;
+        index.set(stored.contentHash, { category, line: stored.origin.line, observationCount: stored.observationCount, sources: sourceItems(sourceOf(stored)) });
+      }
+    }
+    const updates: Array<{ category: Category; line: number; observationCount: number }> = [];
+    const appended: Record<Category, string[]> = { "anti-patterns": [], heuristics: [], patterns: [] };
     const results: PromotedEntry[] = [];
     for (const { entry, redacted } of prepared) {
       const classification = classifyEntry(entry, facts, { universal: options.universal ?? [], projectSpecific: options.projectSpecific ?? [] });
@@ -113,20 +123,28 @@ export async function promoteEntries(options: PromoteOptions): Promise<PromoteRe
         results.push({ ...base, action: "kept-local", observationCount: null });
         continue;
       }
-      const match = findByHash(texts, entry.contentHash);
-      if (match === null) {
-        const block = formatGlobalEntry({ category: entry.category, name: entry.name, description: entry.description, contentHash: entry.contentHash, sources: [provenance], observationCount: 1, lastObserved: now, tags: "universal", confidence: entry.confidence });
-        texts[entry.category] = appendGlobalEntry(texts[entry.category], entry.category, block);
-        changed.add(entry.category);
+      const match = index.get(entry.contentHash);
+      if (match === undefined) {
+        appended[entry.category].push(formatGlobalEntry({ category: entry.category, name: entry.name, description: entry.description, contentHash: entry.contentHash, sources: [provenance], observationCount: 1, lastObserved: now, tags: "universal", confidence: entry.confidence }));
+        index.set(entry.contentHash, { category: entry.category, line: null, observationCount: 1, sources: [provenance] });
         results.push({ ...base, action: "added", observationCount: 1 });
-      } else if (sourceItems(sourceOf(match.entry)).includes(provenance)) {
-        results.push({ ...base, action: "already-counted", observationCount: match.entry.observationCount });
+      } else if (match.sources.includes(provenance)) {
+        results.push({ ...base, action: "already-counted", observationCount: match.observationCount });
       } else {
-        const observationCount = match.entry.observationCount + 1;
-        texts[match.category] = recordObservation(texts[match.category], match.entry.origin.line, { observationCount, lastObserved: now, source: provenance });
-        changed.add(match.category);
-        results.push({ ...base, action: "counted", observationCount });
+        match.observationCount += 1;
+        match.sources.push(provenance);
+        if (match.line !== null) updates.push({ category: match.category, line: match.line, observationCount: match.observationCount });
+        results.push({ ...base, action: "counted", observationCount: match.observationCount });
       }
+    }
+    const changed = new Set<Category>();
+    for (const update of updates.sort((a, b) => b.line - a.line)) {
+      texts[update.category] = recordObservation(texts[update.category], update.line, { observationCount: update.observationCount, lastObserved: now, source: provenance });
+      changed.add(update.category);
+    }
+    for (const category of CATEGORIES) {
+      for (const block of appended[category]) texts[category] = appendGlobalEntry(texts[category], category, block);
+      if (appended[category].length > 0) changed.add(category);
     }
 
     const universal = results.filter((result) => result.kind === "universal").length;
@@ -175,15 +193,6 @@ function headersAddedSince(projectRoot: string, revision: string): Set<string> {
     throw new StoreError("GIT_FAILED", `cannot list the entries added since ${revision}: git says: ${reason}; pass a revision of this repository, or use --all`, { cause: error });
   }
   return new Set(diff.split("\n").filter((line) => line.startsWith("+### ")).map((line) => line.slice(1).trim()));
-}
-
-function findByHash(texts: Record<Category, string>, hash: string): { category: Category; entry: Entry } | null {
-  for (const category of CATEGORIES) {
-    const { entries } = parseKnowledgeBank(texts[category], { category, scope: "global", path: `${category}.md` });
-    const entry = entries.find((candidate) => candidate.description !== "" && candidate.contentHash === hash);
-    if (entry !== undefined) return { category, entry };
-  }
-  return null;
 }
 
 function sourceOf(entry: Entry): string | undefined {

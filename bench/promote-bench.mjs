@@ -1,0 +1,87 @@
+#!/usr/bin/env node
+// Promotion speed: 100 new entries promoted into a global store of 10,000 entries, against the
+// same 100 promoted into an empty store, interleaved in one process. Writes its section of
+// BENCHMARKS.md (between the promote-bench markers).
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { hashContent } from "../packages/parser/dist/index.js";
+import { promoteEntries } from "../packages/store/dist/index.js";
+
+const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const RUNS = Number(process.env.BENCH_RUNS ?? 15);
+const work = mkdtempSync(join(tmpdir(), "iflow-memory-promote-bench-"));
+process.on("exit", () => rmSync(work, { recursive: true, force: true }));
+
+const WORDS = "cache retry schema lock token index query deploy review branch fixture budget parser hook store worktree".split(" ");
+const CATEGORIES = [["anti-patterns", "Anti-Pattern", "Anti-Patterns"], ["heuristics", "Heuristic", "Heuristics"], ["patterns", "Pattern", "Patterns"]];
+const text = (n, salt) => `${salt} lesson ${n}: when the ${Array.from({ length: 14 }, (_, k) => WORDS[(n * 5 + k * 3) % WORDS.length]).join(" ")} changes, check it first.`;
+
+function project(name) {
+  const root = join(work, name);
+  mkdirSync(join(root, "docs/knowledge-bank"), { recursive: true });
+  CATEGORIES.forEach(([category, prefix], c) => {
+    const entries = Array.from({ length: c === 0 ? 34 : 33 }, (_, i) => `### ${prefix}: New lesson ${c}-${i}\n${text(c * 100 + i, "new")}\n- Observation count: 2\n`);
+    writeFileSync(join(root, "docs/knowledge-bank", `${category}.md`), entries.join("\n"));
+  });
+  return root;
+}
+
+function store(name, size) {
+  const directory = join(work, name);
+  mkdirSync(directory, { recursive: true, mode: 0o700 });
+  if (size === 0) return directory;
+  CATEGORIES.forEach(([category, prefix, title], c) => {
+    let body = `# Global ${title}\n\nCross-project learnings promoted from retrospectives. Automatically managed by iflow.\nDo not edit manually — entries are updated during /finish.\n`;
+    for (let i = 0; i < Math.ceil(size / 3); i++) {
+      const description = text(c * 100_000 + i, "old");
+      body += `\n### ${prefix}: Old lesson ${c}-${i}\n${description}\n- Content-Hash: sha256:${hashContent(description)}\n- Source: other-project, Feature #${i % 500}\n- Observation count: ${(i % 7) + 1}\n- Last observed: 2026-10-01T10:00:00Z\n- Tags: universal\n- Confidence: medium\n`;
+    }
+    writeFileSync(join(directory, `${category}.md`), body, { mode: 0o600 });
+  });
+  return directory;
+}
+
+const root = project("webshop");
+const templates = { empty: store("template-empty", 0), large: store("template-large", 10_000) };
+const median = (values) => [...values].sort((a, b) => a - b)[values.length >> 1];
+
+async function timeOnce(template, index) {
+  const target = join(work, `run-${index}`);
+  cpSync(template, target, { recursive: true });
+  const start = process.hrtime.bigint();
+  const result = await promoteEntries({ projectRoot: root, globalStoreDir: target, feature: "1", selection: { kind: "all" } });
+  const elapsed = Number(process.hrtime.bigint() - start) / 1e6;
+  if (result.entries.filter((entry) => entry.action === "added").length !== 100) throw new Error("expected 100 new entries");
+  rmSync(target, { recursive: true, force: true });
+  return elapsed;
+}
+
+const times = { empty: [], large: [] };
+await timeOnce(templates.empty, "warm-1");
+await timeOnce(templates.large, "warm-2");
+for (let run = 0; run < RUNS; run++) {
+  times.empty.push(await timeOnce(templates.empty, `e${run}`));
+  times.large.push(await timeOnce(templates.large, `l${run}`));
+}
+const empty = median(times.empty);
+const large = median(times.large);
+const section = [
+  "<!-- promote-bench:start (written by `pnpm bench`: bench/promote-bench.mjs) -->",
+  "## Promotion",
+  "",
+  `100 new universal entries promoted (classification, secret scan, merge, lock, all-or-nothing commit with fsync), median of ${RUNS} runs, in-process.`,
+  "",
+  "| store before | median | ratio to the empty store |",
+  "|---|---|---|",
+  `| empty | ${empty.toFixed(1)} ms | 1.00 × |`,
+  `| 10,000 entries (${(readFileSync(join(templates.large, "heuristics.md")).length * 3 / 1e6).toFixed(1)} MB) | ${large.toFixed(1)} ms | ${(large / empty).toFixed(2)} × |`,
+  "<!-- promote-bench:end -->",
+].join("\n");
+console.log(section);
+const path = join(REPO_ROOT, "BENCHMARKS.md");
+let document = readFileSync(path, "utf8");
+const pattern = /<!-- promote-bench:start[\s\S]*?<!-- promote-bench:end -->/;
+document = pattern.test(document) ? document.replace(pattern, section) : `${document.trimEnd()}\n\n${section}\n`;
+writeFileSync(path, document);
