@@ -46,7 +46,7 @@ const RULES: readonly SecretRule[] = [
 ];
 
 // With match indices, to know where a captured secret starts.
-const COMPILED = RULES.map((rule) => ({ ...rule, pattern: new RegExp(rule.pattern.source, `${rule.pattern.flags}d`) }));
+const COMPILED = /* @__PURE__ */ RULES.map((rule) => ({ ...rule, pattern: new RegExp(rule.pattern.source, `${rule.pattern.flags}d`) }));
 
 /**
  * The credentials in a text: cloud keys (AWS, Google, Azure), tokens of the common providers
