@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdir, open, readdir, readFile, rename, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { StoreError } from "./store-error.js";
+import { errorMessage, hasErrorCode } from "./error-code.js";
 
 /** The journal of a commit in progress, inside the store directory. */
 export const COMMIT_JOURNAL = ".commit.json";
@@ -45,7 +46,7 @@ export async function commitFiles(directory: string, writes: readonly FileWrite[
     }
   } catch (error) {
     await Promise.all(renames.map(({ from }) => unlink(from).catch(() => undefined)));
-    throw new StoreError("STORE_WRITE_FAILED", `cannot write ${writes.map((write) => basename(write.path)).join(", ")} in ${directory}: ${describe(error)}; nothing was changed`, { cause: error });
+    throw new StoreError("STORE_WRITE_FAILED", `cannot write ${writes.map((write) => basename(write.path)).join(", ")} in ${directory}: ${errorMessage(error)}; nothing was changed`, { cause: error });
   }
   if (renames.length === 1) {
     await applyRenames(renames);
@@ -78,7 +79,7 @@ export async function recoverCommit(directory: string): Promise<boolean> {
   try {
     journal = JSON.parse(await readFile(journalPath, "utf8")) as Journal;
   } catch (error) {
-    if (!isCode(error, "ENOENT")) await unlink(journalPath).catch(() => undefined); // never reached its rename
+    if (!hasErrorCode(error, "ENOENT")) await unlink(journalPath).catch(() => undefined); // never reached its rename
   }
   if (journal !== null) {
     await applyRenames(journal.renames, { missingIsDone: true });
@@ -96,8 +97,8 @@ async function applyRenames(renames: Journal["renames"], options: { missingIsDon
     try {
       await rename(from, to);
     } catch (error) {
-      if (options.missingIsDone === true && isCode(error, "ENOENT")) continue;
-      throw new StoreError("STORE_WRITE_FAILED", `cannot replace ${to}: ${describe(error)}; the next write to this store finishes the change`, { cause: error });
+      if (options.missingIsDone === true && hasErrorCode(error, "ENOENT")) continue;
+      throw new StoreError("STORE_WRITE_FAILED", `cannot replace ${to}: ${errorMessage(error)}; the next write to this store finishes the change`, { cause: error });
     }
   }
 }
@@ -120,12 +121,4 @@ async function syncDirectories(directories: readonly string[]): Promise<void> {
     await handle.sync().catch(() => undefined);
     await handle.close();
   }
-}
-
-function isCode(error: unknown, code: string): boolean {
-  return typeof error === "object" && error !== null && (error as { code?: unknown }).code === code;
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

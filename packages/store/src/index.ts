@@ -41,3 +41,4 @@ export { collectStats, diagnoseMemory } from "./diagnose-memory.js";
 export type { HealthCheck, MemoryStats } from "./diagnose-memory.js";
 export { exportRules, GENERATED_MARKER } from "./export-rules.js";
 export { updateSettingsFile } from "./update-settings-file.js";
+export { isoTimestamp } from "./iso-timestamp.js";

@@ -9,6 +9,7 @@ import { readKnowledgeBank } from "./read-knowledge-bank.js";
 import { readTextFile } from "./read-text-file.js";
 import { StoreError } from "./store-error.js";
 import { withStoreLock } from "./with-store-lock.js";
+import { isoTimestamp } from "./iso-timestamp.js";
 
 /** Where forgotten global entries go: never deleted. */
 export const ARCHIVE_FILE = ".archive.md";
@@ -71,7 +72,7 @@ export async function forgetGlobalEntry(globalStoreDir: string, query: string, n
     const archivePath = join(globalStoreDir, ARCHIVE_FILE);
     const archive = await readTextFile(archivePath);
     const archiveText = "text" in archive ? archive.text : "# Archived global entries\n\nEntries removed with `iflow-memory forget`, kept here instead of deleted.\n";
-    const stamp = now.toISOString().replace(/\.\d{3}Z$/, "Z");
+    const stamp = isoTimestamp(now);
     await commitFiles(globalStoreDir, [
       { path: join(globalStoreDir, `${entry.category}.md`), content: remaining },
       { path: archivePath, content: `${archiveText.endsWith("\n") ? archiveText : `${archiveText}\n`}\n${removed}\n- Archived: ${stamp} (from ${entry.category}.md)\n` },

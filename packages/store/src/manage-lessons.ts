@@ -14,8 +14,9 @@ import {
 import { readLessons, updateLessons } from "./lessons-store.js";
 import { readTextFile } from "./read-text-file.js";
 import { StoreError } from "./store-error.js";
+import { isoTimestamp } from "./iso-timestamp.js";
 
-const now = (clock?: () => Date) => (clock ?? (() => new Date()))().toISOString().replace(/\.\d{3}Z$/, "Z");
+const now = (clock?: () => Date) => isoTimestamp((clock ?? (() => new Date()))());
 
 /**
  * `lessons add`: a manual lesson (default type `preference`: injected at once).

@@ -11,6 +11,7 @@ import { readTextFile } from "./read-text-file.js";
 import { StoreError } from "./store-error.js";
 import { withStoreLock } from "./with-store-lock.js";
 import { projectName } from "./write-tracking.js";
+import { isoTimestamp } from "./iso-timestamp.js";
 
 /** The store's memory of what each project promoted, beside the category files. */
 export const PROMOTIONS_FILE = ".promotions.json";
@@ -76,7 +77,7 @@ interface PromotionsState {
 export async function promoteEntries(options: PromoteOptions): Promise<PromoteResult> {
   const project = options.project ?? projectName(options.projectRoot);
   const provenance = options.feature === undefined ? project : `${project}, Feature #${options.feature}`;
-  const now = (options.now ?? new Date()).toISOString().replace(/\.\d{3}Z$/, "Z");
+  const now = isoTimestamp(options.now ?? new Date());
   const bank = await readKnowledgeBank(options.projectRoot);
   const warnings = bank.warnings.map((warning) => `${warning.path}${warning.line === undefined ? "" : `:${warning.line}`}: ${warning.message}`);
 

@@ -4,6 +4,7 @@ import { hostname } from "node:os";
 import { join } from "node:path";
 import { recoverCommit } from "./commit-files.js";
 import { StoreError } from "./store-error.js";
+import { errorMessage, hasErrorCode } from "./error-code.js";
 
 /** The lock file's name inside a store directory. */
 export const LOCK_FILE = ".lock";
@@ -69,8 +70,8 @@ async function tryCreateLock(lockPath: string, owner: LockOwner): Promise<boolea
     await link(temporary, lockPath);
     return true;
   } catch (error) {
-    if (isCode(error, "EEXIST")) return false;
-    throw new StoreError("STORE_WRITE_FAILED", `cannot create ${lockPath}: ${describe(error)}; check that the folder is writable`, { cause: error });
+    if (hasErrorCode(error, "EEXIST")) return false;
+    throw new StoreError("STORE_WRITE_FAILED", `cannot create ${lockPath}: ${errorMessage(error)}; check that the folder is writable`, { cause: error });
   } finally {
     await unlink(temporary).catch(() => undefined);
   }
@@ -134,17 +135,11 @@ function isAlive(pid: number): boolean {
     process.kill(pid, 0);
     return true;
   } catch (error) {
-    return !isCode(error, "ESRCH");
+    return !hasErrorCode(error, "ESRCH");
   }
 }
 
-function isCode(error: unknown, code: string): boolean {
-  return typeof error === "object" && error !== null && (error as { code?: unknown }).code === code;
-}
 
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
 
 function sleep(milliseconds: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, milliseconds));

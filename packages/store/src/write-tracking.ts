@@ -1,6 +1,7 @@
 import { basename, join } from "node:path";
 import type { InjectionPlan } from "@iflow-memory/ranker";
 import { writeFileAtomically } from "./write-file-atomically.js";
+import { isoTimestamp } from "./iso-timestamp.js";
 
 /** `.last-injection.json`: the original's fields, then ours. */
 export interface TrackingRecord {
@@ -46,7 +47,7 @@ export function createTrackingRecord(options: {
 }): TrackingRecord {
   const { plan } = options;
   return {
-    timestamp: options.now.toISOString().replace(/\.\d{3}Z$/, "Z"),
+    timestamp: isoTimestamp(options.now),
     project: options.project,
     entries_injected: plan.entries.length,
     sources: { ...plan.sources },
