@@ -72,3 +72,11 @@ describe("withStoreLock", () => {
     expect(existsSync(join(directory, LOCK_FILE))).toBe(false);
   });
 });
+
+describe("withStoreLock (a store that is a file)", () => {
+  it("fails with one clear line when the store path is a file", async () => {
+    const file = join(makeTempDir(), "store");
+    writeFileSync(file, "not a folder");
+    await expect(withStoreLock(file, async () => "never")).rejects.toThrow(`cannot use ${file}: it (or a folder above it) is a file, not a directory; move it away or choose another folder`);
+  });
+});

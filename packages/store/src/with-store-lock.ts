@@ -40,7 +40,12 @@ interface LockOwner {
 export async function withStoreLock<T>(directory: string, action: () => Promise<T>, options: StoreLockOptions = {}): Promise<T> {
   const timeoutMs = options.timeoutMs ?? 10_000;
   const staleMs = options.staleMs ?? 60_000;
-  await mkdir(directory, { recursive: true, mode: 0o700 });
+  try {
+    await mkdir(directory, { recursive: true, mode: 0o700 });
+  } catch (error) {
+    const why = hasErrorCode(error, "EEXIST") || hasErrorCode(error, "ENOTDIR") ? "it (or a folder above it) is a file, not a directory" : errorMessage(error);
+    throw new StoreError("STORE_NOT_DIRECTORY", `cannot use ${directory}: ${why}; move it away or choose another folder`, { cause: error });
+  }
   const lockPath = join(directory, LOCK_FILE);
   const owner: LockOwner = { pid: process.pid, host: hostname(), nonce: randomBytes(8).toString("hex"), created: new Date().toISOString() };
   const deadline = Date.now() + timeoutMs;
