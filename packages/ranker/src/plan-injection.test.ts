@@ -31,3 +31,14 @@ describe("planInjection", () => {
     expect(planInjection({ local: [], global: [], project: "p", limit: 20, maxChars: 9000 })).toEqual({ entries: [], block: "", droppedForBudget: 0, sources: { local: 0, global: 0 } });
   });
 });
+
+describe("planInjection (contested entries)", () => {
+  it("injects the entry a selected one is contested with, even past the limit", () => {
+    const always = makeEntry({ name: "Always Mock", category: "heuristics", description: "Always mock the database.", observationCount: 9, scope: "global", metadata: { "Contested with": "Never Mock (sha256:REPLACE)" } });
+    const never = makeEntry({ name: "Never Mock", category: "heuristics", description: "Never mock the database.", observationCount: 1, scope: "global" });
+    const filler = makeEntry({ name: "Filler", category: "heuristics", description: "Something else.", observationCount: 5 });
+    const contested = { ...always, metadata: { "Contested with": `Never Mock (sha256:${never.contentHash})` } };
+    const plan = planInjection({ local: [filler], global: [contested, never], project: "p", limit: 2, maxChars: null });
+    expect(plan.entries.map((entry) => entry.name)).toEqual(["Always Mock", "Filler", "Never Mock"]);
+  });
+});

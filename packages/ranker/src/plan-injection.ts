@@ -29,7 +29,8 @@ export interface InjectionPlan {
 }
 
 /**
- * The whole read path, pure: filter, dedupe, sort, select, budget and format.
+ * The whole read path, pure: filter, dedupe, sort, select (with the partner of any contested
+ * entry selected), budget and format.
  *
  * @example
  * const plan = planInjection({ local, global, project: "webshop", limit: 20, maxChars: 9000 });
@@ -40,7 +41,7 @@ export function planInjection(request: InjectionRequest): InjectionPlan {
     ...request.local,
     ...excludeOtherProjectsEntries(request.global, request.project),
   ]);
-  const selected = selectEntries(candidates, request.limit);
+  const selected = withContestedPartners(selectEntries(candidates, request.limit), candidates);
   const { kept, dropped } = fitToBudget(selected, request.maxChars);
   const local = kept.filter((entry) => entry.scope === "local").length;
   return {
@@ -49,4 +50,23 @@ export function planInjection(request: InjectionRequest): InjectionPlan {
     droppedForBudget: dropped.length,
     sources: { local, global: kept.length - local },
   };
+}
+
+// A contested entry is shown beside the entry it contradicts (`iflow-memory contest`), even
+// when that one would not have made the cut: the reader sees both sides or neither.
+function withContestedPartners(selected: Entry[], candidates: readonly Entry[]): Entry[] {
+  const chosen = new Set(selected);
+  const result = [...selected];
+  for (const entry of selected) {
+    const contest = Object.entries(entry.metadata).find(([key]) => key.toLowerCase() === "contested with")?.[1];
+    if (contest === undefined) continue;
+    for (const [, hash] of contest.matchAll(/sha256:([0-9a-f]{16})/g)) {
+      const partner = candidates.find((candidate) => candidate.contentHash === hash);
+      if (partner !== undefined && !chosen.has(partner)) {
+        chosen.add(partner);
+        result.push(partner);
+      }
+    }
+  }
+  return result;
 }
