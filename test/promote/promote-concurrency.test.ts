@@ -57,9 +57,10 @@ describe("promotion under concurrency and crashes", () => {
     let feature = 1;
     let killedMidway = 0;
     for (let trial = 0; trial < 100; trial++) {
-      const child = spawn(process.execPath, [LOOP, store, root, "1000", String(feature)], { stdio: "ignore" });
+      const child = spawn(process.execPath, [LOOP, store, root, "1000", String(feature)], { stdio: ["ignore", "pipe", "ignore"] });
       feature += 1000;
-      await new Promise((resolve) => setTimeout(resolve, 40 + Math.random() * 80));
+      await new Promise((resolve) => child.stdout.once("data", resolve));
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 120));
       child.kill("SIGKILL");
       await new Promise((resolve) => child.on("close", resolve));
       // The next writer finishes or discards what the killed one left (a journal, temporary files, a stale lock).

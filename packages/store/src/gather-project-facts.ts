@@ -1,47 +1,31 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
-import { join, relative } from "node:path";
+import { join } from "node:path";
 import type { Entry } from "@iflow-memory/parser";
 import { entryIdentifiers, type ProjectFacts } from "@iflow-memory/ranker";
 
 // Folders that are not the project's own code, and the knowledge bank itself (its entries would
 // find their own identifiers in it).
-const SKIPPED = new Set([".git", "node_modules", "dist", "build", "coverage", ".venv", "venv", "__pycache__", "target", ".next", ".turbo", ".cache", "knowledge-bank"]);
+const SKIPPED_GLOBS = [".git", "node_modules", "dist", "build", "coverage", ".venv", "venv", "__pycache__", "target", ".next", ".turbo", ".cache", "knowledge-bank"].map((folder) => `**/${folder}/**`);
 const MAX_FILES = 20_000;
 const MAX_SEARCHED_BYTES = 512 * 1024;
 
 /**
  * What ties an entry to this codebase, for `classifyEntry`: the project's name, top-level
- * names, package names, files (up to 20,000; dependency and build folders skipped), and where
- * the identifiers the entries name occur in its files.
+ * names, package names, files (found with fast-glob, up to 20,000; dependency and build
+ * folders skipped), and where the identifiers the entries name occur in its files.
  *
  * @example
- * const facts = gatherProjectFacts("/work/webshop", "webshop", entries);
+ * const facts = await gatherProjectFacts("/work/webshop", "webshop", entries);
  * facts.identifiers; // { detect_project_root: "hooks/lib/common.sh" }
  */
-export function gatherProjectFacts(projectRoot: string, name: string, entries: readonly Entry[]): ProjectFacts {
-  const files: string[] = [];
-  const walk = (directory: string): void => {
-    let names: string[];
-    try {
-      names = readdirSync(directory);
-    } catch {
-      return;
-    }
-    for (const child of names.sort()) {
-      if (files.length >= MAX_FILES) return;
-      if (SKIPPED.has(child)) continue;
-      const path = join(directory, child);
-      let info;
-      try {
-        info = statSync(path);
-      } catch {
-        continue;
-      }
-      if (info.isDirectory()) walk(path);
-      else if (info.isFile()) files.push(relative(projectRoot, path));
-    }
-  };
-  walk(projectRoot);
+export async function gatherProjectFacts(projectRoot: string, name: string, entries: readonly Entry[]): Promise<ProjectFacts> {
+  // Loaded here, not at the top: the session-start hook shares this package and never needs it.
+  const { default: glob } = await import("fast-glob");
+  const files = (
+    await glob("**/*", { cwd: projectRoot, dot: true, onlyFiles: true, followSymbolicLinks: false, suppressErrors: true, ignore: SKIPPED_GLOBS })
+  )
+    .sort()
+    .slice(0, MAX_FILES);
 
   const packageNames = files
     .filter((file) => file === "package.json" || file.endsWith("/package.json"))

@@ -103,7 +103,7 @@ export async function promoteEntries(options: PromoteOptions): Promise<PromoteRe
       return { entry: clean, redacted };
     });
 
-    const facts = gatherProjectFacts(options.projectRoot, project, prepared.map(({ entry }) => entry));
+    const facts = await gatherProjectFacts(options.projectRoot, project, prepared.map(({ entry }) => entry));
     const texts = Object.fromEntries(await Promise.all(CATEGORIES.map(async (category) => [category, await readStoreFile(options.globalStoreDir, category)] as const))) as Record<Category, string>;
     // Each store file is parsed once; edits are collected and applied at the end, bottom-up, so
     // that the line numbers they refer to stay right.
