@@ -82,6 +82,7 @@ describe("memory management, as a user runs it", () => {
     expect(heuristics.map((entry) => entry.contentHash)).not.toContain("491b5e15f50c1c0d");
     expect(heuristics.length).toBe(5);
     expect(readFileSync(join(store, ".archive.md"), "utf8")).toContain("### Heuristic: Standard Mode Sufficient for Standalone New-Component Features\n");
+    expect(readFileSync(join(store, "heuristics.md"), "utf8")).not.toContain("Contested with");
     expect((await cli(["forget", "491b5e15"])).code).toBe(1);
   });
 

@@ -96,20 +96,25 @@ export function sourceItems(source: string | undefined): string[] {
 
 /**
  * The file with a metadata line set on the entry whose header is on `headerLine` (replaced if
- * the key is there, else added after the entry's last line). Every other byte stays.
+ * the key is there, else added after the entry's last line; removed when the value is empty and
+ * `removeWhenEmpty`). Every other byte stays.
  *
  * @example
  * recordMetadata(text, 12, "Contested with", "Other Entry (sha256:491b5e15f50c1c0d)");
  */
-export function recordMetadata(text: string, headerLine: number, key: string, value: string): string {
+export function recordMetadata(text: string, headerLine: number, key: string, value: string, options: { removeWhenEmpty?: boolean } = {}): string {
   const lines = text.split("\n");
   const start = headerLine - 1;
   let end = start + 1;
   while (end < lines.length && !/^#{1,3} /.test(lines[end]!)) end++;
   const entry = lines.slice(start, end);
   const index = entry.findIndex((line) => line.toLowerCase().startsWith(`- ${key.toLowerCase()}:`));
-  if (index >= 0) {
+  if (index >= 0 && value === "" && options.removeWhenEmpty === true) {
+    entry.splice(index, 1);
+  } else if (index >= 0) {
     entry[index] = `- ${key}: ${value}`;
+  } else if (value === "" && options.removeWhenEmpty === true) {
+    return text;
   } else {
     let tail = entry.length;
     while (tail > 1 && entry[tail - 1]!.trim() === "") tail--;

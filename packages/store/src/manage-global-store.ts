@@ -53,7 +53,7 @@ export function findEntries(entries: readonly Entry[], query: string): Entry[] {
 
 /**
  * Moves a global entry to `.archive.md` in the store (never deletes it), all-or-nothing, under
- * the store's lock.
+ * the store's lock; entries contested with it stop naming it.
  *
  * @example
  * await forgetGlobalEntry(globalStoreDir, "0baa2a5b"); // the archived entry
@@ -68,13 +68,26 @@ export async function forgetGlobalEntry(globalStoreDir: string, query: string, n
     let end = start + 1;
     while (end < lines.length && !/^#{1,3} /.test(lines[end]!)) end++;
     const removed = lines.slice(start, end).join("\n").trimEnd();
-    const remaining = [...lines.slice(0, start), ...lines.slice(end)].join("\n");
+    const texts = Object.fromEntries(CATEGORIES.map((category) => [category, files[category].text])) as Record<Category, string>;
+    texts[entry.category] = [...lines.slice(0, start), ...lines.slice(end)].join("\n");
+    // Entries contested with the forgotten one stop naming it.
+    const changed = new Set<Category>([entry.category]);
+    for (const category of CATEGORIES) {
+      const current = parseKnowledgeBank(texts[category], { category, scope: "global", path: category }).entries;
+      for (const other of [...current].reverse()) {
+        const contest = Object.entries(other.metadata).find(([key]) => key.toLowerCase() === "contested with")?.[1];
+        if (contest === undefined || !contest.includes(entry.contentHash)) continue;
+        const rest = contest.split(";").map((item) => item.trim()).filter((item) => item !== "" && !item.includes(entry.contentHash));
+        texts[category] = recordMetadata(texts[category], other.origin.line, "Contested with", rest.join("; "), { removeWhenEmpty: true });
+        changed.add(category);
+      }
+    }
     const archivePath = join(globalStoreDir, ARCHIVE_FILE);
     const archive = await readTextFile(archivePath);
     const archiveText = "text" in archive ? archive.text : "# Archived global entries\n\nEntries removed with `iflow-memory forget`, kept here instead of deleted.\n";
     const stamp = isoTimestamp(now);
     await commitFiles(globalStoreDir, [
-      { path: join(globalStoreDir, `${entry.category}.md`), content: remaining },
+      ...[...changed].map((category) => ({ path: join(globalStoreDir, `${category}.md`), content: texts[category] })),
       { path: archivePath, content: `${archiveText.endsWith("\n") ? archiveText : `${archiveText}\n`}\n${removed}\n- Archived: ${stamp} (from ${entry.category}.md)\n` },
     ]);
     return entry;
