@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { CATEGORIES, parseKnowledgeBank, serializeEntry, type Category, type Entry } from "@iflow-memory/parser";
+import { CATEGORIES, parseKnowledgeBank, type Category, type Entry } from "@iflow-memory/parser";
 import { CATEGORY_PRIORITY, sortEntries } from "@iflow-memory/ranker";
 import { commitFiles } from "./commit-files.js";
 import { recordMetadata } from "./global-store-text.js";
@@ -123,11 +123,6 @@ export async function contestGlobalEntries(globalStoreDir: string, queryA: strin
     await commitFiles(globalStoreDir, changed.map((category) => ({ path: join(globalStoreDir, `${category}.md`), content: texts[category] })));
     return [a, b];
   });
-}
-
-/** An entry's markdown, as the store holds it. */
-export function entryMarkdown(entry: Entry): string {
-  return serializeEntry(entry);
 }
 
 async function readStoreFiles(directory: string): Promise<Record<Category, { text: string; entries: Entry[] }>> {
