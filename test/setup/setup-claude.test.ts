@@ -21,8 +21,10 @@ describe("iflow-memory setup claude", () => {
     const home = makeTempDir();
     mkdirSync(join(home, ".claude"));
     const existing = `{\n  "model": "opus",\n  "hooks": {\n    "PreToolUse": [{ "matcher": "Bash", "hooks": [{ "type": "command", "command": "guard.sh" }] }],\n    "SessionStart": [{ "hooks": [{ "type": "command", "command": "hello.sh" }] }]\n  }\n}\n`;
-    writeFileSync(join(home, ".claude/settings.json"), existing);
+    writeFileSync(join(home, ".claude/settings.json"), existing, { mode: 0o644 });
     const result = await setup(home);
+    const { statSync } = await import("node:fs");
+    expect(statSync(join(home, ".claude/settings.json")).mode & 0o777).toBe(0o644);
     expect(result.stdout).toContain(`Previous settings kept in ${home}/.claude/settings.json.iflow-memory.bak.`);
     expect(readFileSync(join(home, ".claude/settings.json.iflow-memory.bak"), "utf8")).toBe(existing);
     expect(JSON.parse(readFileSync(join(home, ".claude/settings.json"), "utf8"))).toEqual({

@@ -27,10 +27,35 @@ describe("addSessionStartHook", () => {
   });
 });
 
+describe("addSessionStartHook (other tools)", () => {
+  it("never takes another tool's session-start script for ours", () => {
+    const settings = { hooks: { SessionStart: [{ hooks: [{ type: "command", command: 'node "/opt/other-tool/hooks/session-start.cjs"' }] }] } };
+    const result = addSessionStartHook(settings, COMMAND);
+    expect([result.outcome, result.settings.hooks]).toEqual(["added", { SessionStart: [...settings.hooks.SessionStart, { hooks: [{ type: "command", command: COMMAND, timeout: 10 }] }] }]);
+    expect(removeSessionStartHook(settings).outcome).toBe("absent");
+  });
+});
+
 describe("removeSessionStartHook", () => {
   it("removes only our hook, and the group it leaves empty", () => {
     const settings = addSessionStartHook({ hooks: { SessionStart: [{ hooks: [{ type: "command", command: "other.sh" }] }] } }, COMMAND).settings;
     expect(removeSessionStartHook(settings)).toEqual({ settings: { hooks: { SessionStart: [{ hooks: [{ type: "command", command: "other.sh" }] }] } }, outcome: "removed" });
     expect(removeSessionStartHook({}).outcome).toBe("absent");
+  });
+});
+
+describe("isIflowMemoryHook", () => {
+  it("recognises the commands setup writes, wherever the checkout lives, and nothing else", async () => {
+    const { isIflowMemoryHook } = await import("./add-session-start-hook.js");
+    expect(
+      [
+        'node "/work/main/packages/hook-adapter/dist/session-start.cjs"',
+        'node "/home/ada/src/mem/packages/cli/dist/bin.js" hook session-start',
+        'node "${CLAUDE_PLUGIN_ROOT}/../iflow-memory/hooks/session-start.cjs"',
+        "iflow-memory hook session-start",
+        'node "/opt/other-tool/hooks/session-start.cjs"',
+        "./session-start.sh",
+      ].map(isIflowMemoryHook),
+    ).toEqual([true, true, true, true, false, false]);
   });
 });

@@ -1,6 +1,12 @@
-/** How our hook is recognised in a settings file: its command runs iflow-memory's session-start. */
+/**
+ * How our hook is recognised in a settings file: its command names iflow-memory (the CLI, the
+ * package or the plugin folder) or runs this repository's hook bundle or CLI, so another tool's
+ * session-start script is never taken for ours.
+ */
 export function isIflowMemoryHook(command: unknown): boolean {
-  return typeof command === "string" && /iflow-memory|session-start\.cjs/.test(command) && /session-start/.test(command);
+  if (typeof command !== "string" || !/session-start/.test(command)) return false;
+  // iflow-memory named in the command, or this repository's own layout (a checkout of any name).
+  return /iflow-memory/.test(command) || /hook-adapter[\\/]+dist[\\/]+session-start\.cjs/.test(command) || /cli[\\/]+dist[\\/]+bin\.js"?\s+hook\s+session-start/.test(command);
 }
 
 export interface SettingsChange {

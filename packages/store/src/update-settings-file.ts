@@ -1,4 +1,4 @@
-import { copyFileSync } from "node:fs";
+import { chmodSync, copyFileSync, statSync } from "node:fs";
 import { readTextFile } from "./read-text-file.js";
 import { StoreError } from "./store-error.js";
 import { writeFileAtomically } from "./write-file-atomically.js";
@@ -38,7 +38,10 @@ export async function updateSettingsFile<T extends { changed: boolean }>(
       backup = `${path}.iflow-memory.bak`;
       copyFileSync(path, backup);
     }
+    // A settings file that existed keeps its mode; a new one is private (0600).
+    const mode = "text" in file ? statSync(path).mode & 0o777 : null;
     await writeFileAtomically(path, `${JSON.stringify(result.settings, null, 2)}\n`);
+    if (mode !== null) chmodSync(path, mode);
   }
   return { ...result, backup };
 }
