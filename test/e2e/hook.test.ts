@@ -1,4 +1,5 @@
-import { chmodSync, cpSync, mkdirSync, writeFileSync } from "node:fs";
+import { execFileSync, spawnSync } from "node:child_process";
+import { chmodSync, closeSync, constants, cpSync, mkdirSync, openSync, readFileSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { CLI_BIN, copyCorpus, CORPORA_DIR, HOOK_BIN, makeTempDir, runNode } from "@iflow-memory/test-utils";
 import { describe, expect, it } from "vitest";
@@ -28,9 +29,18 @@ function stdinFor(projectRoot: string, source = "startup"): string {
   return JSON.stringify({ session_id: "s1", transcript_path: "/tmp/t.jsonl", cwd: projectRoot, hook_event_name: "SessionStart", source });
 }
 
-async function hook(stdin: string | null, home: string, options: { cwd?: string; env?: Record<string, string>; viaCli?: boolean } = {}) {
+async function hook(
+  stdin: string | null | { descriptor: number },
+  home: string,
+  options: { cwd?: string; env?: Record<string, string>; viaCli?: boolean; nodeOptions?: string[] } = {},
+) {
   const [script, args] = options.viaCli === true ? [CLI_BIN, ["hook", "session-start"]] : [HOOK_BIN, []];
-  const result = await runNode(script, args, { stdin, env: { HOME: home, ...options.env }, ...(options.cwd === undefined ? {} : { cwd: options.cwd }) });
+  const result = await runNode(script, args, {
+    stdin,
+    env: { HOME: home, ...options.env },
+    ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+    ...(options.nodeOptions === undefined ? {} : { nodeOptions: options.nodeOptions }),
+  });
   const context =
     result.stdout === ""
       ? null
@@ -204,5 +214,95 @@ describe("the SessionStart hook, run as Claude Code runs it", () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toBe("");
     expect(result.stderr).toContain("gave up after 300 ms; the session starts without memory");
+  });
+});
+
+describe("the SessionStart hook's stdin, whatever kind of file it is", () => {
+  it("reads the same JSON from a socket, a shell pipe, a FIFO and a regular file", async () => {
+    const { base, home, projectRoot } = workspace();
+    const input = stdinFor(projectRoot);
+    const fromSocket = await hook(input, home);
+
+    const fromShellPipe = spawnSync("sh", ["-c", 'printf %s "$HOOK_INPUT" | "$NODE" "$HOOK"'], {
+      env: { PATH: process.env.PATH ?? "", HOME: home, HOOK_INPUT: input, NODE: process.execPath, HOOK: HOOK_BIN },
+      encoding: "utf8",
+    });
+
+    const fifo = join(base, "stdin.fifo");
+    execFileSync("mkfifo", [fifo]);
+    const fifoEnd = openSync(fifo, constants.O_RDWR); // read-write: opening does not wait for a reader
+    writeSync(fifoEnd, input);
+    const writer = openSync(fifo, constants.O_WRONLY);
+    closeSync(fifoEnd);
+    const fromFifo = hook({ descriptor: openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK) }, home);
+    closeSync(writer); // end of file once the hook has read what was written
+
+    const file = join(base, "stdin.json");
+    writeFileSync(file, input);
+    const fromFile = await hook({ descriptor: openSync(file, "r") }, home);
+
+    expect(fromSocket.output?.additionalContext).toContain("Small Steps");
+    const results = [fromShellPipe, await fromFifo, fromFile].map((result) => ({ stdout: result.stdout, stderr: result.stderr }));
+    expect(results).toEqual([0, 1, 2].map(() => ({ stdout: fromSocket.stdout, stderr: "" })));
+  });
+
+  it("does not wait for a FIFO that never closes: it reads what arrived and finishes", async () => {
+    const { base, home, projectRoot } = workspace();
+    const fifo = join(base, "stdin.fifo");
+    execFileSync("mkfifo", [fifo]);
+    const holder = openSync(fifo, constants.O_RDWR); // a writer that stays open for the whole test
+    try {
+      writeSync(holder, '{"hook_event_name":"SessionStart",');
+      const result = await hook({ descriptor: holder }, home, { cwd: projectRoot });
+      expect(result.code).toBe(0);
+      expect(result.stderr).toBe(
+        "iflow-memory: stdin did not close within 1000 ms; reading what arrived\niflow-memory: stdin is not valid JSON; using defaults (source startup, the current directory)\n",
+      );
+      expect(result.output?.additionalContext).toContain("Small Steps");
+    } finally {
+      closeSync(holder);
+    }
+  });
+
+  it("reads through process.stdin, silently, where node would warn about its internal pipe handle", async () => {
+    const { home, projectRoot } = workspace();
+    // --pending-deprecation makes process.binding warn; --throw-deprecation would turn that warning into a crash.
+    const nodeOptions = ["--pending-deprecation", "--throw-deprecation"];
+    const closed = await hook(stdinFor(projectRoot), home, { nodeOptions });
+    const neverClosed = await hook(null, home, { cwd: projectRoot, nodeOptions });
+    expect([closed.code, closed.stderr, closed.output?.additionalContext.includes("Small Steps")]).toEqual([0, "", true]);
+    expect([neverClosed.code, neverClosed.stderr, neverClosed.output?.additionalContext.includes("Small Steps")]).toEqual([
+      0,
+      "iflow-memory: stdin did not close within 1000 ms; reading what arrived\n",
+      true,
+    ]);
+  });
+
+  it("uses the defaults, with a one-line warning, when stdin cannot be read (a directory)", async () => {
+    const { home, projectRoot } = workspace();
+    const result = await hook({ descriptor: openSync(projectRoot, "r") }, home, { cwd: projectRoot });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe("iflow-memory: stdin could not be read (EISDIR); reading what arrived\n");
+    expect(result.output?.additionalContext).toContain("Small Steps");
+    expect(readFileSync(join(home, ".claude/iflow/memory/.last-injection.json"), "utf8")).toContain('"event": "startup"');
+  });
+});
+
+describe("the SessionStart hook's warm start", () => {
+  it("loads neither the parser, ranker and YAML bundle, nor crypto, nor node's stream and socket modules", async () => {
+    const { base, home, projectRoot } = workspace({ bank: "iflow-kb-2026-04", globalExample: true });
+    // Which modules a run loaded, read as it exits: what a warm start costs is mostly loading.
+    const probe = join(base, "probe.cjs");
+    writeFileSync(
+      probe,
+      'process.on("exit", () => require("fs").writeSync(2, JSON.stringify({ builtins: process.moduleLoadList.filter((name) => /^NativeModule (net|stream|crypto)$/.test(name)), files: Object.keys(require.cache).map((file) => require("path").basename(file)) }) + "\\n"));\n',
+    );
+    const run = async () => JSON.parse((await hook(stdinFor(projectRoot), home, { nodeOptions: ["--require", probe] })).stderr) as unknown;
+    // Files younger than two seconds are never cached (they may change again within the clock's granularity).
+    await new Promise((resolve) => setTimeout(resolve, 2_100));
+    const cold = await run();
+    const warm = await run();
+    expect(cold).toEqual({ builtins: ["NativeModule stream", "NativeModule crypto"], files: ["probe.cjs", "session-start.cjs", "session-start-prepare.cjs"] });
+    expect(warm).toEqual({ builtins: [], files: ["probe.cjs", "session-start.cjs"] });
   });
 });

@@ -1,11 +1,13 @@
-import { constants, fstatSync, openSync, read, readFileSync, writeSync, type Stats } from "node:fs";
+import { fstatSync, readFileSync, writeSync, type Stats } from "node:fs";
+import { getSystemErrorName } from "node:util";
 import type { HookInput } from "./read-stdin.js";
 
 /**
  * A process's stdin, stdout and stderr read and written through their file descriptors where
  * that is safe: `process.stdin`/`process.stdout` load the stream and socket machinery, which
- * takes longer than everything else a session-start hook does. A file is read at once, a pipe
- * by polling a non-blocking copy of it, a socket through `process.stdin`.
+ * takes longer than everything else a session-start hook does. A file is read at once; a pipe
+ * or a socket without blocking, through libuv's pipe handle (`process.stdin` where node does
+ * not expose it).
  *
  * @example
  * const io = descriptorIO();
@@ -28,78 +30,133 @@ function readDescriptor(descriptor: number): HookInput {
   }
   // A terminal (or /dev/null) is a character device: nothing to wait for.
   if (info === null || info.isCharacterDevice()) return { isTTY: true, async *[Symbol.asyncIterator]() {} };
-  if (info.isFile()) {
-    return {
-      async *[Symbol.asyncIterator]() {
-        yield readFileSync(descriptor);
-      },
-    };
-  }
-  // A pipe reopened without blocking is read by polling. A socket (what node-based agents
-  // give their hooks) cannot be reopened, and a blocking read of it would keep the process
-  // from exiting if the other end never closed it; process.stdin reads it without blocking.
-  const nonBlocking = info.isFIFO() ? reopenWithoutBlocking(descriptor) : null;
-  return nonBlocking === null ? streamChunks(process.stdin) : pollDescriptor(nonBlocking);
+  // A pipe or a socket (what node-based agents such as Claude Code give their hooks). A blocking
+  // read would keep the process from exiting if the other end never closed it, so it is read
+  // through the event loop: by libuv's pipe handle directly where node still exposes it, else
+  // through process.stdin, which does the same behind the stream machinery.
+  if (info.isFIFO() || info.isSocket()) return readThroughPipeHandle(descriptor) ?? streamChunks(process.stdin);
+  // A file is read at once (anything else, such as a directory, fails here and is reported).
+  return {
+    async *[Symbol.asyncIterator]() {
+      yield readFileSync(descriptor);
+    },
+  };
 }
+
+/** The part of node's `pipe_wrap` and `stream_wrap` bindings that process.stdin reads a pipe with. */
+interface PipeBindings {
+  Pipe: new (type: number) => PipeHandle;
+  constants: { SOCKET: number };
+}
+interface StreamBindings {
+  streamBaseState: Int32Array;
+  kReadBytesOrError: number;
+  kArrayBufferOffset: number;
+}
+interface PipeHandle {
+  open(descriptor: number): number;
+  readStart(): number;
+  readStop(): number;
+  close(): void;
+  onread: (this: void, arrayBuffer: ArrayBuffer | undefined) => void;
+}
+
+// Loading net and stream for process.stdin costs a session start some 5 to 10 ms, more than
+// everything else a warm start does. The handle underneath is part of node's binary; its
+// interface is internal, so every piece is checked, and anything missing or failing leaves the
+// reading to process.stdin.
+function readThroughPipeHandle(descriptor: number): HookInput | null {
+  let handle: PipeHandle;
+  let state: StreamBindings;
+  try {
+    const binding = (process as unknown as { binding?: (name: string) => unknown }).binding;
+    // Under --pending-deprecation node wraps process.binding in a function that warns (DEP0111),
+    // and with --throw-deprecation throws that warning on the next tick, past any catch: only
+    // node's own, unwrapped function is used.
+    if (typeof binding !== "function" || binding.name !== "binding") return null;
+    const pipes = binding("pipe_wrap") as Partial<PipeBindings>;
+    const streams = binding("stream_wrap") as Partial<StreamBindings>;
+    if (
+      typeof pipes.Pipe !== "function" ||
+      typeof pipes.constants?.SOCKET !== "number" ||
+      !(streams.streamBaseState instanceof Int32Array) ||
+      typeof streams.kReadBytesOrError !== "number" ||
+      typeof streams.kArrayBufferOffset !== "number"
+    ) {
+      return null;
+    }
+    state = streams as StreamBindings;
+    handle = new pipes.Pipe(pipes.constants.SOCKET);
+    if (handle.open(descriptor) !== 0) {
+      handle.close();
+      return null;
+    }
+  } catch {
+    return null;
+  }
+  return {
+    [Symbol.asyncIterator]() {
+      const queue = chunkQueue();
+      handle.onread = (arrayBuffer) => {
+        const count = state.streamBaseState[state.kReadBytesOrError]!;
+        if (count > 0 && arrayBuffer !== undefined) {
+          queue.push(Buffer.from(arrayBuffer, state.streamBaseState[state.kArrayBufferOffset], count));
+          return;
+        }
+        if (count === 0) return; // nothing this time (EAGAIN)
+        handle.readStop();
+        handle.close();
+        // libuv's end of file; any other negative count is an error such as ECONNRESET.
+        if (count === UV_EOF) queue.end();
+        else queue.fail(new Error(getSystemErrorName(count)));
+      };
+      const started = handle.readStart();
+      if (started !== 0) queue.fail(new Error(getSystemErrorName(started)));
+      return queue;
+    },
+  };
+}
+
+const UV_EOF = -4095;
 
 // The stream's events, not its async iterator: that one loads more of the stream machinery.
 function streamChunks(stream: NodeJS.ReadableStream): HookInput {
   return {
     [Symbol.asyncIterator]() {
-      const chunks: Array<string | Uint8Array> = [];
-      let ended = false;
-      let failure: unknown = null;
-      let wake: (() => void) | null = null;
-      const notify = (): void => {
-        wake?.();
-        wake = null;
-      };
-      stream.on("data", (chunk: string | Uint8Array) => (chunks.push(chunk), notify()));
-      stream.on("end", () => ((ended = true), notify()));
-      stream.on("error", (error: unknown) => ((failure = error), notify()));
-      return {
-        async next(): Promise<IteratorResult<string | Uint8Array>> {
-          while (chunks.length === 0 && !ended && failure === null) await new Promise<void>((resolve) => (wake = resolve));
-          if (chunks.length > 0) return { value: chunks.shift()!, done: false };
-          if (failure !== null) throw failure;
-          return { value: undefined, done: true };
-        },
-      };
+      const queue = chunkQueue();
+      stream.on("data", (chunk: string | Uint8Array) => queue.push(chunk));
+      stream.on("end", () => queue.end());
+      stream.on("error", (error: unknown) => queue.fail(error));
+      return queue;
     },
   };
 }
 
-function reopenWithoutBlocking(descriptor: number): number | null {
-  try {
-    return openSync(`/proc/self/fd/${descriptor}`, constants.O_RDONLY | constants.O_NONBLOCK);
-  } catch {
-    return null;
-  }
-}
-
-function pollDescriptor(descriptor: number): HookInput {
+/** An async iterator over chunks that a callback-driven reader pushes in. */
+function chunkQueue(): AsyncIterator<string | Uint8Array> & {
+  push(chunk: string | Uint8Array): void;
+  end(): void;
+  fail(error: unknown): void;
+} {
+  const chunks: Array<string | Uint8Array> = [];
+  let ended = false;
+  let failure: unknown = null;
+  let wake: (() => void) | null = null;
+  const notify = (): void => {
+    wake?.();
+    wake = null;
+  };
   return {
-    async *[Symbol.asyncIterator]() {
-      const buffer = Buffer.allocUnsafe(64 * 1024);
-      for (;;) {
-        const count = await readOnce(descriptor, buffer);
-        if (count === 0) return;
-        yield Buffer.from(buffer.subarray(0, count));
-      }
+    push: (chunk) => (chunks.push(chunk), notify()),
+    end: () => ((ended = true), notify()),
+    fail: (error) => ((failure = error ?? new Error("unknown error")), notify()),
+    async next(): Promise<IteratorResult<string | Uint8Array>> {
+      while (chunks.length === 0 && !ended && failure === null) await new Promise<void>((resolve) => (wake = resolve));
+      if (chunks.length > 0) return { value: chunks.shift()!, done: false };
+      if (failure !== null) throw failure;
+      return { value: undefined, done: true };
     },
   };
-}
-
-function readOnce(descriptor: number, buffer: Buffer): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const attempt = (): void =>
-      read(descriptor, buffer, 0, buffer.length, null, (error, count) => {
-        if (error === null) resolve(count);
-        else if (error.code === "EAGAIN") setTimeout(attempt, 2).unref(); // nothing yet; the deadline still runs
-        else reject(error);
-      });
-    attempt();
-  });
 }
 
 function writer(descriptor: number): { write(text: string, callback?: () => void): boolean } {

@@ -5,9 +5,9 @@ export interface HookInput extends AsyncIterable<string | Uint8Array> {
 
 /**
  * All of stdin as text, or what arrived before `timeoutMs` (a hook must not hang on a stdin that
- * never closes). A terminal is not read at all.
+ * never closes), or before it could not be read further (`failure`). A terminal is not read at all.
  */
-export async function readStdin(stdin: HookInput, timeoutMs: number): Promise<{ text: string; timedOut: boolean }> {
+export async function readStdin(stdin: HookInput, timeoutMs: number): Promise<{ text: string; timedOut: boolean; failure?: string }> {
   if (stdin.isTTY === true) return { text: "", timedOut: false };
   const chunks: string[] = [];
   const decoder = new TextDecoder();
@@ -25,6 +25,8 @@ export async function readStdin(stdin: HookInput, timeoutMs: number): Promise<{ 
   try {
     const outcome = await Promise.race([read, timeout]);
     return { text: chunks.join("") + decoder.decode(), timedOut: outcome === "timeout" };
+  } catch (error) {
+    return { text: chunks.join("") + decoder.decode(), timedOut: false, failure: (error as NodeJS.ErrnoException).code ?? (error as Error).message };
   } finally {
     clearTimeout(timer);
   }

@@ -91,6 +91,7 @@ export async function runSessionStartHook(io: HookIO): Promise<0> {
 async function buildOutput(io: HookIO, problems: string[]): Promise<string> {
   const stdin = await readStdin(io.stdin, Math.min(STDIN_TIMEOUT_MS, deadlineOf(io)));
   if (stdin.timedOut) problems.push(`stdin did not close within ${STDIN_TIMEOUT_MS} ms; reading what arrived`);
+  if (stdin.failure !== undefined) problems.push(`stdin could not be read (${stdin.failure}); reading what arrived`);
   const input = parseInput(stdin.text, problems);
 
   if (typeof input.hook_event_name === "string" && input.hook_event_name !== "SessionStart") {

@@ -39,7 +39,9 @@ export function injectionFingerprint(options: { projectRoot: string; globalStore
   let settled = true;
   const states = paths.map((path) => {
     try {
-      const info = statSync(path, { bigint: true });
+      // A missing file (the usual config) is not an exception: building one costs more than the stat.
+      const info = statSync(path, { bigint: true, throwIfNoEntry: false });
+      if (info === undefined) return `${path}\tENOENT`;
       if (info.mtimeNs > settledBefore || info.ctimeNs > settledBefore) settled = false;
       return `${path}\t${info.isFile() ? "f" : "o"}${info.size}:${info.mtimeNs}:${info.ctimeNs}:${info.ino}`;
     } catch (error) {

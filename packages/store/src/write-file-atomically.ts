@@ -15,10 +15,9 @@ import { dirname } from "node:path";
 export async function writeFileAtomically(path: string, content: string, options: { durable?: boolean } = {}): Promise<void> {
   // Synchronous on purpose: the hook writes its tracking file at every session start, where
   // loading fs/promises or a write library costs more than the write.
-  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   const temporary = `${path}.iflow-${uniqueSuffix()}.tmp`;
   try {
-    const descriptor = openSync(temporary, "wx", 0o600);
+    const descriptor = openCreating(temporary);
     try {
       const bytes = Buffer.from(content, "utf8");
       for (let written = 0; written < bytes.length; ) written += writeSync(descriptor, bytes, written);
@@ -34,6 +33,17 @@ export async function writeFileAtomically(path: string, content: string, options
       // never created, or already renamed
     }
     throw error;
+  }
+}
+
+// The folder is made only when it is missing: at a session start it almost never is.
+function openCreating(path: string): number {
+  try {
+    return openSync(path, "wx", 0o600);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    return openSync(path, "wx", 0o600);
   }
 }
 

@@ -35,6 +35,6 @@ describe("writeTracking", () => {
     const file = join(makeTempDir(), "store");
     const { writeFileSync } = await import("node:fs");
     writeFileSync(file, "x");
-    await expect(writeTracking(file, createTrackingRecord({ plan, project: "p", now: new Date() }))).rejects.toThrow(`cannot write ${file}/.last-injection.json: EEXIST`);
+    await expect(writeTracking(file, createTrackingRecord({ plan, project: "p", now: new Date() }))).rejects.toThrow(`cannot write ${file}/.last-injection.json: ENOTDIR`);
   });
 });

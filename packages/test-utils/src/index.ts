@@ -52,17 +52,22 @@ export interface SpawnResult {
   stderr: string;
 }
 
-/** Runs a built script with node, as a user would, feeding `stdin` (or nothing) and a clean env. */
+/**
+ * Runs a built script with node, as a user would, with a clean env. `stdin` is written to a
+ * socket (what node-based agents give a child), `null` leaves that socket open forever, and
+ * `{ descriptor }` hands the child an open file, FIFO or directory as its stdin instead.
+ */
 export function runNode(
   script: string,
   args: string[],
-  options: { stdin?: string | null; env?: Record<string, string>; cwd?: string; timeoutMs?: number } = {},
+  options: { stdin?: string | null | { descriptor: number }; env?: Record<string, string>; cwd?: string; timeoutMs?: number; nodeOptions?: string[] } = {},
 ): Promise<SpawnResult> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [script, ...args], {
+    const stdin = options.stdin;
+    const child = spawn(process.execPath, [...(options.nodeOptions ?? []), script, ...args], {
       cwd: options.cwd ?? REPO_ROOT,
       env: { PATH: process.env.PATH ?? "", ...options.env },
-      stdio: ["pipe", "pipe", "pipe"],
+      stdio: [typeof stdin === "object" && stdin !== null ? stdin.descriptor : "pipe", "pipe", "pipe"],
       timeout: options.timeoutMs ?? 20_000,
     });
     let stdout = "";
@@ -71,7 +76,7 @@ export function runNode(
     child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
     child.on("error", reject);
     child.on("close", (code, signal) => resolvePromise({ code, signal, stdout, stderr }));
-    if (options.stdin === null) return; // leave stdin open: a caller that never closes it
-    child.stdin.end(options.stdin ?? "");
+    if (child.stdin === null || stdin === null) return; // given a descriptor, or left open: a caller that never closes it
+    child.stdin.end(typeof stdin === "string" ? stdin : "");
   });
 }
