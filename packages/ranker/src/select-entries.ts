@@ -17,12 +17,12 @@ const GUARANTEED_PER_CATEGORY = 3;
  * selectEntries(entries, 20).length; // ≤ 20
  */
 export function selectEntries<T extends Entry>(entries: readonly T[], limit: number): T[] {
-  const buckets = CATEGORY_PRIORITY.map((category) =>
-    sortEntries(entries.filter((entry) => entry.category === category)),
-  );
-  const total = buckets.reduce((sum, bucket) => sum + bucket.length, 0);
+  const categories = CATEGORY_PRIORITY.map((category) => entries.filter((entry) => entry.category === category));
+  const total = categories.reduce((sum, members) => sum + members.length, 0);
   const slots = limit < 0 ? total : Math.min(limit, total);
-  const nonEmpty = buckets.filter((bucket) => bucket.length > 0).length;
+  const nonEmpty = categories.filter((members) => members.length > 0).length;
+  // No category can give more than `slots` entries: only those are put in order.
+  const buckets = categories.map((members) => sortEntries(members, slots));
 
   const taken = buckets.map(() => 0);
   const selected: T[] = [];

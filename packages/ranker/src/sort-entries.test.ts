@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { makeEntry } from "./__fixtures__/make-entry.js";
 import { sortEntries } from "./sort-entries.js";
@@ -31,5 +32,24 @@ describe("sortEntries", () => {
   it("is stable for entries equal in every key", () => {
     const entries = ["a", "b", "c"].map((name) => makeEntry({ name, lastObserved: "2026-01-01T00:00:00Z" }));
     expect(names(sortEntries(entries))).toEqual(["a", "b", "c"]);
+  });
+});
+
+describe("sortEntries with a limit", () => {
+  const entry = fc.record({
+    observationCount: fc.integer({ min: 1, max: 3 }),
+    confidence: fc.constantFrom("high" as const, "medium" as const, "low" as const),
+    lastObserved: fc.constantFrom(null, "2026-01-01T00:00:00Z", "2026-02-01", "Feature #3", "2026-02-01T00:00:00+01:00"),
+    filePosition: fc.integer({ min: 1, max: 4 }),
+  });
+
+  it("gives the first `limit` entries of the full order, ties and all", () => {
+    fc.assert(
+      fc.property(fc.array(entry, { maxLength: 60 }), fc.integer({ min: 0, max: 70 }), (fields, limit) => {
+        const entries = fields.map((field, index) => makeEntry({ name: `e${index}`, ...field }));
+        expect(names(sortEntries(entries, limit))).toEqual(names(sortEntries(entries)).slice(0, limit));
+      }),
+      { numRuns: 500 },
+    );
   });
 });

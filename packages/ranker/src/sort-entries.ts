@@ -7,28 +7,63 @@ const CONFIDENCE_RANK: Record<Confidence, number> = { high: 3, medium: 2, low: 1
  * Entries in priority order (a new array; stable): observation count desc, confidence desc
  * (high > medium > low), then recency desc — the `Last observed` time when it parses as
  * ISO-8601 (dated entries outrank undated ones), else the file position (later is newer).
+ * With `limit`, only the first `limit` of that order: a session start wants twenty entries of a
+ * bank that may hold tens of thousands, and those are found without sorting the rest.
  *
  * @example
  * sortEntries(entries).map((entry) => entry.observationCount); // [5, 3, 3, 1, …]
+ * sortEntries(entries, 2).map((entry) => entry.observationCount); // [5, 3]
  */
-export function sortEntries<T extends Entry>(entries: readonly T[]): T[] {
-  const keyed = entries.map((entry, index) => ({
+export function sortEntries<T extends Entry>(entries: readonly T[], limit = entries.length): T[] {
+  const count = Math.max(0, Math.min(limit, entries.length));
+  if (count === 0) return [];
+  const keyed = entries.map(priorityKey);
+  if (count * 8 >= keyed.length) return keyed.sort(comparePriority).slice(0, count).map((item) => item.entry);
+  // The best `count` so far, in order; an entry that does not beat the last of them is passed over.
+  const best: Array<PriorityKey<T>> = [];
+  for (const item of keyed) {
+    if (best.length === count && comparePriority(item, best[count - 1]!) >= 0) continue;
+    let low = 0;
+    let high = best.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (comparePriority(best[middle]!, item) <= 0) low = middle + 1;
+      else high = middle;
+    }
+    best.splice(low, 0, item);
+    if (best.length > count) best.pop();
+  }
+  return best.map((item) => item.entry);
+}
+
+interface PriorityKey<T> {
+  entry: T;
+  index: number;
+  count: number;
+  confidence: number;
+  time: number | null;
+  position: number;
+}
+
+function priorityKey<T extends Entry>(entry: T, index: number): PriorityKey<T> {
+  return {
     entry,
     index,
     count: entry.observationCount,
     confidence: CONFIDENCE_RANK[entry.confidence],
     time: lastObservedTime(entry.lastObserved),
     position: entry.filePosition,
-  }));
-  keyed.sort((a, b) => {
-    if (a.count !== b.count) return b.count - a.count;
-    if (a.confidence !== b.confidence) return b.confidence - a.confidence;
-    if (a.time !== null && b.time !== null) {
-      if (a.time !== b.time) return b.time - a.time;
-    } else if (a.time !== null) return -1;
-    else if (b.time !== null) return 1;
-    else if (a.position !== b.position) return b.position - a.position;
-    return a.index - b.index;
-  });
-  return keyed.map((item) => item.entry);
+  };
+}
+
+// Negative when `a` comes first. Never 0 for two different entries (the input order decides last).
+function comparePriority<T>(a: PriorityKey<T>, b: PriorityKey<T>): number {
+  if (a.count !== b.count) return b.count - a.count;
+  if (a.confidence !== b.confidence) return b.confidence - a.confidence;
+  if (a.time !== null && b.time !== null) {
+    if (a.time !== b.time) return b.time - a.time;
+  } else if (a.time !== null) return -1;
+  else if (b.time !== null) return 1;
+  else if (a.position !== b.position) return b.position - a.position;
+  return a.index - b.index;
 }

@@ -72,8 +72,8 @@ export function runNode(
     });
     let stdout = "";
     let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+    child.stdout!.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk)); // both are pipes
+    child.stderr!.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
     child.on("error", reject);
     child.on("close", (code, signal) => resolvePromise({ code, signal, stdout, stderr }));
     if (child.stdin === null || stdin === null) return; // given a descriptor, or left open: a caller that never closes it
