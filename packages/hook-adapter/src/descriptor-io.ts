@@ -71,9 +71,10 @@ function readThroughPipeHandle(descriptor: number): HookInput | null {
   try {
     const binding = (process as unknown as { binding?: (name: string) => unknown }).binding;
     // Under --pending-deprecation node wraps process.binding in a function that warns (DEP0111),
-    // and with --throw-deprecation throws that warning on the next tick, past any catch: only
-    // node's own, unwrapped function is used.
-    if (typeof binding !== "function" || binding.name !== "binding") return null;
+    // and with --throw-deprecation a warning is thrown on the next tick, past any catch: only
+    // node's own, unwrapped function is used, and never where a warning would crash the hook.
+    // (Under the permission model process.binding throws: caught below.)
+    if (typeof binding !== "function" || binding.name !== "binding" || process.throwDeprecation === true) return null;
     const pipes = binding("pipe_wrap") as Partial<PipeBindings>;
     const streams = binding("stream_wrap") as Partial<StreamBindings>;
     if (
