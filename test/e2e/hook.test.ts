@@ -302,7 +302,9 @@ describe("the SessionStart hook's warm start", () => {
     await new Promise((resolve) => setTimeout(resolve, 2_100));
     const cold = await run();
     const warm = await run();
-    expect(cold).toEqual({ builtins: ["NativeModule stream", "NativeModule crypto"], files: ["probe.cjs", "session-start.cjs", "session-start-prepare.cjs"] });
+    // The probe sees what a cold start loads (the second bundle, crypto for the content hashes)…
+    expect(cold).toMatchObject({ builtins: expect.arrayContaining(["NativeModule crypto"]), files: ["probe.cjs", "session-start.cjs", "session-start-prepare.cjs"] });
+    // …and a warm start loads none of it.
     expect(warm).toEqual({ builtins: [], files: ["probe.cjs", "session-start.cjs"] });
   });
 });
