@@ -1,4 +1,4 @@
-import { fstatSync, readFileSync, writeSync, type Stats } from "node:fs";
+import { fstatSync, readFileSync, readSync, writeSync, type Stats } from "node:fs";
 import { getSystemErrorName } from "node:util";
 import type { HookInput } from "./read-stdin.js";
 
@@ -37,6 +37,7 @@ function readDescriptor(descriptor: number): HookInput {
   if (info.isFIFO() || info.isSocket()) return readThroughPipeHandle(descriptor) ?? streamChunks(process.stdin);
   // A file is read at once (anything else, such as a directory, fails here and is reported).
   return {
+    readAtOnce: () => readFileSync(descriptor),
     async *[Symbol.asyncIterator]() {
       yield readFileSync(descriptor);
     },
@@ -95,9 +96,36 @@ function readThroughPipeHandle(descriptor: number): HookInput | null {
   } catch {
     return null;
   }
+  // Opening the handle made the descriptor non-blocking: what is there already can be read
+  // without waiting, and a writer that has written and closed needs no wait at all.
+  const early: Buffer[] = [];
+  let ended = false;
   return {
+    readAtOnce() {
+      const buffer = Buffer.allocUnsafe(64 * 1024);
+      for (;;) {
+        let count: number;
+        try {
+          count = readSync(descriptor, buffer, 0, buffer.length, null);
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code === "EAGAIN") return null; // the rest is yet to come
+          handle.close();
+          throw error;
+        }
+        if (count === 0) break;
+        early.push(Buffer.from(buffer.subarray(0, count)));
+      }
+      ended = true;
+      handle.close();
+      return Buffer.concat(early);
+    },
     [Symbol.asyncIterator]() {
       const queue = chunkQueue();
+      for (const chunk of early) queue.push(chunk);
+      if (ended) {
+        queue.end();
+        return queue;
+      }
       handle.onread = (arrayBuffer) => {
         const count = state.streamBaseState[state.kReadBytesOrError]!;
         if (count > 0 && arrayBuffer !== undefined) {

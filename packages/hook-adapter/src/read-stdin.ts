@@ -1,16 +1,30 @@
 /** What the hook reads stdin from: `process.stdin` or any stream of chunks. */
 export interface HookInput extends AsyncIterable<string | Uint8Array> {
   isTTY?: boolean;
+  /**
+   * All of the input if it is there already — a file, or a pipe whose writer has written and
+   * closed it, as Claude Code does before the hook has even started — else null, and the rest is
+   * read by iterating. Throws when the input cannot be read.
+   */
+  readAtOnce?: () => Uint8Array | null;
 }
 
 /**
  * All of stdin as text, or what arrived before `timeoutMs` (a hook must not hang on a stdin that
  * never closes), or before it could not be read further (`failure`). A terminal is not read at all.
+ * `onWait` is called when the input is not all there already and reading it means waiting.
  */
-export async function readStdin(stdin: HookInput, timeoutMs: number): Promise<{ text: string; timedOut: boolean; failure?: string }> {
+export async function readStdin(stdin: HookInput, timeoutMs: number, onWait?: () => void): Promise<{ text: string; timedOut: boolean; failure?: string }> {
   if (stdin.isTTY === true) return { text: "", timedOut: false };
-  const chunks: string[] = [];
   const decoder = new TextDecoder();
+  try {
+    const whole = stdin.readAtOnce?.() ?? null;
+    if (whole !== null) return { text: decoder.decode(whole), timedOut: false };
+  } catch (error) {
+    return { text: "", timedOut: false, failure: failureOf(error) };
+  }
+  onWait?.();
+  const chunks: string[] = [];
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<"timeout">((resolve) => {
     timer = setTimeout(() => resolve("timeout"), timeoutMs);
@@ -26,8 +40,12 @@ export async function readStdin(stdin: HookInput, timeoutMs: number): Promise<{ 
     const outcome = await Promise.race([read, timeout]);
     return { text: chunks.join("") + decoder.decode(), timedOut: outcome === "timeout" };
   } catch (error) {
-    return { text: chunks.join("") + decoder.decode(), timedOut: false, failure: (error as NodeJS.ErrnoException).code ?? (error as Error).message };
+    return { text: chunks.join("") + decoder.decode(), timedOut: false, failure: failureOf(error) };
   } finally {
     clearTimeout(timer);
   }
+}
+
+function failureOf(error: unknown): string {
+  return (error as NodeJS.ErrnoException).code ?? (error as Error).message;
 }

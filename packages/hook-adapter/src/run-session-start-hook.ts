@@ -60,16 +60,23 @@ interface SessionStartInput {
  */
 export async function runSessionStartHook(io: HookIO): Promise<0> {
   const deadlineMs = parseDeadline(io.env.IFLOW_MEMORY_HOOK_DEADLINE_MS);
+  const startedAt = Date.now();
   const problems: string[] = [];
+  // The deadline can only end a wait (code that runs without waiting cannot be cut short), so
+  // its timer is set at the first wait: most session starts find stdin written and closed and
+  // their injection cached, and never wait at all.
   let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<null>((resolve) => {
-    timer = setTimeout(() => resolve(null), deadlineMs);
+  let giveUp: (value: null) => void = () => undefined;
+  const deadline = new Promise<null>((resolve) => (giveUp = resolve));
+  const beforeWaiting = (): void => {
+    if (timer !== undefined) return;
+    timer = setTimeout(() => giveUp(null), Math.max(0, startedAt + deadlineMs - Date.now()));
     timer.unref();
-  });
+  };
 
   let output: string | null = null;
   try {
-    output = await Promise.race([buildOutput(io, problems), deadline]);
+    output = await Promise.race([buildOutput(io, problems, beforeWaiting), deadline]);
     if (output === null) {
       problems.push(`gave up after ${deadlineMs} ms; the session starts without memory`);
     }
@@ -88,8 +95,8 @@ export async function runSessionStartHook(io: HookIO): Promise<0> {
   return 0;
 }
 
-async function buildOutput(io: HookIO, problems: string[]): Promise<string> {
-  const stdin = await readStdin(io.stdin, Math.min(STDIN_TIMEOUT_MS, deadlineOf(io)));
+async function buildOutput(io: HookIO, problems: string[], beforeWaiting: () => void): Promise<string> {
+  const stdin = await readStdin(io.stdin, Math.min(STDIN_TIMEOUT_MS, deadlineOf(io)), beforeWaiting);
   if (stdin.timedOut) problems.push(`stdin did not close within ${STDIN_TIMEOUT_MS} ms; reading what arrived`);
   if (stdin.failure !== undefined) problems.push(`stdin could not be read (${stdin.failure}); reading what arrived`);
   const input = parseInput(stdin.text, problems);
@@ -107,7 +114,7 @@ async function buildOutput(io: HookIO, problems: string[]): Promise<string> {
         : io.cwd;
   const projectRoot = await findProjectRoot(start);
   const globalStoreDir = resolveGlobalStoreDir({ env: io.env });
-  const injection = await cachedInjection(io, projectRoot, globalStoreDir);
+  const injection = await cachedInjection(io, projectRoot, globalStoreDir, beforeWaiting);
 
   report(injection.configWarnings, problems);
   const { config, plan } = injection;
@@ -129,13 +136,17 @@ async function buildOutput(io: HookIO, problems: string[]): Promise<string> {
 declare const __IFLOW_MEMORY_VERSION__: string;
 const VERSION = typeof __IFLOW_MEMORY_VERSION__ === "string" ? __IFLOW_MEMORY_VERSION__ : "0.0.0-dev";
 
-async function cachedInjection(io: HookIO, projectRoot: string, globalStoreDir: string): Promise<SessionInjection> {
-  if (io.env.IFLOW_MEMORY_HOOK_CACHE === "0") return io.prepare({ projectRoot, globalStoreDir });
+async function cachedInjection(io: HookIO, projectRoot: string, globalStoreDir: string, beforeWaiting: () => void): Promise<SessionInjection> {
+  if (io.env.IFLOW_MEMORY_HOOK_CACHE === "0") {
+    beforeWaiting();
+    return io.prepare({ projectRoot, globalStoreDir });
+  }
   const path = injectionCachePath(globalStoreDir, projectRoot);
   const now = (io.now ?? (() => new Date()))().getTime();
   const fingerprint = injectionFingerprint({ projectRoot, globalStoreDir, salt: `${VERSION}\t${io.cacheSalt ?? ""}`, now });
   const cached = readCachedInjection(path, fingerprint.value);
   if (cached !== null) return cached;
+  beforeWaiting();
   const injection = await io.prepare({ projectRoot, globalStoreDir });
   // A cache that cannot be written (no global store, a read-only home) only costs speed.
   if (fingerprint.settled) await writeCachedInjection(path, fingerprint.value, injection).catch(() => undefined);
