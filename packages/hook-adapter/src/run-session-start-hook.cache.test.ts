@@ -15,14 +15,21 @@ function setup(): { projectRoot: string; home: string; storeDir: string } {
   return { projectRoot, home, storeDir: join(home, ".claude/iflow/memory") };
 }
 
-async function start(projectRoot: string, home: string, options: { source?: string; env?: Record<string, string>; minutesLater?: number } = {}) {
+async function start(
+  projectRoot: string,
+  home: string,
+  options: { source?: string; env?: Record<string, string>; minutesLater?: number; stdinAtOnce?: boolean } = {},
+) {
   let stdout = "";
   const prepare = vi.fn(prepareSessionInjection);
+  const json = JSON.stringify({ hook_event_name: "SessionStart", source: options.source ?? "startup", cwd: projectRoot });
+  const chunks = (async function* () {
+    yield json;
+  })();
   const io: HookIO = {
     prepare,
-    stdin: (async function* () {
-      yield JSON.stringify({ hook_event_name: "SessionStart", source: options.source ?? "startup", cwd: projectRoot });
-    })(),
+    // As a pipe whose writer has written and closed it, or as a stream to wait on.
+    stdin: options.stdinAtOnce === true ? Object.assign(chunks, { readAtOnce: () => new TextEncoder().encode(json) }) : chunks,
     stdout: { write: (text: string, callback?: () => void) => ((stdout += text), callback?.(), true) },
     stderr: { write: () => true },
     env: { HOME: home, ...options.env },
@@ -73,5 +80,19 @@ describe("runSessionStartHook (injection cache)", () => {
     const good = await start(projectRoot, home);
     writeFileSync(injectionCachePath(storeDir, projectRoot), "{not json");
     expect(await start(projectRoot, home)).toEqual({ context: good.context, prepared: 1 });
+  });
+
+  it("sets no timer when stdin is there at once and the injection is cached, and one when it must wait", async () => {
+    const { projectRoot, home } = setup();
+    await start(projectRoot, home);
+    const setTimer = vi.spyOn(globalThis, "setTimeout");
+    try {
+      const atOnce = await start(projectRoot, home, { stdinAtOnce: true });
+      const timersAtOnce = setTimer.mock.calls.length;
+      const waited = await start(projectRoot, home);
+      expect([atOnce.prepared, timersAtOnce, waited.context === atOnce.context, setTimer.mock.calls.length > timersAtOnce]).toEqual([0, 0, true, true]);
+    } finally {
+      setTimer.mockRestore();
+    }
   });
 });
