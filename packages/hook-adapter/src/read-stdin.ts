@@ -16,14 +16,15 @@ export interface HookInput extends AsyncIterable<string | Uint8Array> {
  */
 export async function readStdin(stdin: HookInput, timeoutMs: number, onWait?: () => void): Promise<{ text: string; timedOut: boolean; failure?: string }> {
   if (stdin.isTTY === true) return { text: "", timedOut: false };
-  const decoder = new TextDecoder();
   try {
     const whole = stdin.readAtOnce?.() ?? null;
-    if (whole !== null) return { text: decoder.decode(whole), timedOut: false };
+    // Buffer's own decoding: a TextDecoder's first use costs a session start half a millisecond.
+    if (whole !== null) return { text: Buffer.from(whole.buffer, whole.byteOffset, whole.byteLength).toString("utf8"), timedOut: false };
   } catch (error) {
     return { text: "", timedOut: false, failure: failureOf(error) };
   }
   onWait?.();
+  const decoder = new TextDecoder();
   const chunks: string[] = [];
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<"timeout">((resolve) => {
