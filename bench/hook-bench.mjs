@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 // Hook speed, end to end, as Claude Code runs it: a fresh `node` process per session start,
 // Claude Code's stdin JSON, the real files on disk. Every scenario is reported as a median and
-// as a ratio to `node -e 0` measured in the same run, interleaved, so that machine load cancels
+// as a ratio to `node -e 0` measured in the same run, paired run by run, so that machine load cancels
 // out. Writes its section of BENCHMARKS.md (between the hook-bench markers).
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -98,42 +98,56 @@ const median = (values) => {
   return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 };
 
-// Warm the file cache and check each scenario injects something within the budget.
+// Files younger than two seconds are never cached (they could change again within the clock's
+// granularity): wait until the scenarios' files are older, then fill the caches and check that
+// each scenario injects the same from its cache as from its files.
+Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2_100);
 for (const scenario of scenarios) {
   const { stdout } = runHook(scenario, { cold: true });
   const context = JSON.parse(stdout).hookSpecificOutput.additionalContext;
+  runHook(scenario, { cold: false });
+  if (readdirSync(join(scenario.home, ".claude/iflow/memory/.cache")).length === 0) throw new Error(`${scenario.name}: the injection was not cached`);
   if (runHook(scenario, { cold: false }).stdout !== stdout) throw new Error(`${scenario.name}: the cached injection differs from the computed one`);
   scenario.chars = context.length;
   time(["-e", "0"], { env: BASE_ENV });
 }
 
+// Every hook run is paired with a `node -e 0` run just before it, and the ratio is taken per
+// pair: the machine's load drifts over a run, and a pair sees the same load.
 const baseline = [];
-for (const scenario of scenarios) Object.assign(scenario, { warm: [], cold: [] });
+for (const scenario of scenarios) Object.assign(scenario, { warm: [], cold: [], warmRatios: [], coldRatios: [] });
 for (let run = 0; run < RUNS; run++) {
-  baseline.push(time(["-e", "0"], { env: BASE_ENV }).elapsed);
-  for (const scenario of scenarios) {
-    scenario.warm.push(runHook(scenario, { cold: false }).elapsed);
-    scenario.cold.push(runHook(scenario, { cold: true }).elapsed);
+  // Each round starts with the next scenario, so that none always comes right after the heaviest.
+  const order = scenarios.map((_, index) => scenarios[(index + run) % scenarios.length]);
+  for (const scenario of order) {
+    for (const mode of ["warm", "cold"]) {
+      // A moment for the machine to settle after the previous run (a cold run at 50,000 entries
+      // leaves half a gigabyte of memory to be reclaimed, which slowed the run after it).
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100);
+      const base = time(["-e", "0"], { env: BASE_ENV }).elapsed;
+      const hook = runHook(scenario, { cold: mode === "cold" }).elapsed;
+      baseline.push(base);
+      scenario[mode].push(hook);
+      scenario[`${mode}Ratios`].push(hook / base);
+    }
   }
 }
 const base = median(baseline);
 
-const cell = (value) => `${value.toFixed(1)} ms (${(value / base).toFixed(2)} ×)`;
+const cell = (value, ratios) => `${value.toFixed(1)} ms (${median(ratios).toFixed(2)} ×)`;
 const rows = scenarios.map((scenario) => {
-  const warm = median(scenario.warm);
-  const cold = median(scenario.cold);
-  return `| ${scenario.name} | ${cell(warm)} | ${cell(cold)} | ${scenario.chars.toLocaleString("en-US")} | ${scenario.budget ?? "—"} |`;
+  return `| ${scenario.name} | ${cell(median(scenario.warm), scenario.warmRatios)} | ${cell(median(scenario.cold), scenario.coldRatios)} | ${scenario.chars.toLocaleString("en-US")} | ${scenario.budget ?? "—"} |`;
 });
 const section = [
   "<!-- hook-bench:start (written by `pnpm bench`: bench/hook-bench.mjs) -->",
   "## Hook, end to end",
   "",
-  `The hook as Claude Code starts it (\`node packages/hook-adapter/dist/session-start.cjs\`: a new process, stdin JSON, tracking file written), median of ${RUNS} runs per cell, interleaved with \`node -e 0\` (same environment). *Warm*: the injection cached since the files last changed, as at every session start but the first after an edit. *Cold*: the cache off (\`IFLOW_MEMORY_HOOK_CACHE=0\`), every file parsed and ranked.`,
+  `The hook as Claude Code starts it (\`node packages/hook-adapter/dist/session-start.cjs\`: a new process, stdin JSON, tracking file written), median of ${RUNS} runs per cell; each run follows a \`node -e 0\` run (same environment), and the ratio is the median of those pairs' ratios. *Warm*: the injection cached since the files last changed, as at every session start but the first after an edit. *Cold*: the cache off (\`IFLOW_MEMORY_HOOK_CACHE=0\`), every file parsed and ranked.`,
   `Machine: ${cpus().length} × ${cpus()[0]?.model.trim() ?? "cpu"}, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}.`,
   "",
   `| scenario | warm (ratio to \`node -e 0\`) | cold (ratio) | block chars | budget |`,
   `|---|---|---|---|---|`,
-  `| \`node -e 0\` (baseline) | ${cell(base)} | — | — | — |`,
+  `| \`node -e 0\` (baseline) | ${base.toFixed(1)} ms (1.00 ×) | — | — | — |`,
   ...rows,
   "<!-- hook-bench:end -->",
 ].join("\n");
