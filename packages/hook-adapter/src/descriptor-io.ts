@@ -33,8 +33,11 @@ function readDescriptor(descriptor: number): HookInput {
   // A pipe or a socket (what node-based agents such as Claude Code give their hooks). A blocking
   // read would keep the process from exiting if the other end never closed it, so it is read
   // through the event loop: by libuv's pipe handle directly where node still exposes it, else
-  // through process.stdin, which does the same behind the stream machinery.
-  if (info.isFIFO() || info.isSocket()) return readThroughPipeHandle(descriptor) ?? streamChunks(process.stdin);
+  // through process.stdin, which does the same behind the stream machinery. (Only on POSIX
+  // systems: on Windows a pipe does not become non-blocking, and a read could wait forever.)
+  if (info.isFIFO() || info.isSocket()) {
+    return (process.platform === "win32" ? null : readThroughPipeHandle(descriptor)) ?? streamChunks(process.stdin);
+  }
   // A file is read at once (anything else, such as a directory, fails here and is reported).
   return {
     readAtOnce: () => readFileSync(descriptor),
