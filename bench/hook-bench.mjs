@@ -121,8 +121,8 @@ for (let run = 0; run < RUNS; run++) {
   const order = scenarios.map((_, index) => scenarios[(index + run) % scenarios.length]);
   for (const scenario of order) {
     for (const mode of ["warm", "cold"]) {
-      // A moment for the machine to settle after the previous run (a cold run at 50,000 entries
-      // leaves half a gigabyte of memory to be reclaimed, which slowed the run after it).
+      // A moment for the machine to settle after the previous run, the heaviest of which (cold,
+      // 50,000 entries) uses half a gigabyte of memory.
       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100);
       const base = time(["-e", "0"], { env: BASE_ENV }).elapsed;
       const hook = runHook(scenario, { cold: mode === "cold" }).elapsed;

@@ -234,12 +234,16 @@ describe("the SessionStart hook's stdin, whatever kind of file it is", () => {
     writeSync(fifoEnd, input);
     const writer = openSync(fifo, constants.O_WRONLY);
     closeSync(fifoEnd);
-    const fromFifo = hook({ descriptor: openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK) }, home);
+    const fifoReader = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
+    const fromFifo = hook({ descriptor: fifoReader }, home);
     closeSync(writer); // end of file once the hook has read what was written
 
     const file = join(base, "stdin.json");
     writeFileSync(file, input);
-    const fromFile = await hook({ descriptor: openSync(file, "r") }, home);
+    const fileReader = openSync(file, "r");
+    const fromFile = await hook({ descriptor: fileReader }, home);
+    await fromFifo;
+    [fifoReader, fileReader].forEach((descriptor) => closeSync(descriptor)); // the child had its own copies
 
     expect(fromSocket.output?.additionalContext).toContain("Small Steps");
     const results = [fromShellPipe, await fromFifo, fromFile].map((result) => ({ stdout: result.stdout, stderr: result.stderr }));
@@ -280,7 +284,9 @@ describe("the SessionStart hook's stdin, whatever kind of file it is", () => {
 
   it("uses the defaults, with a one-line warning, when stdin cannot be read (a directory)", async () => {
     const { home, projectRoot } = workspace();
-    const result = await hook({ descriptor: openSync(projectRoot, "r") }, home, { cwd: projectRoot });
+    const directory = openSync(projectRoot, "r");
+    const result = await hook({ descriptor: directory }, home, { cwd: projectRoot });
+    closeSync(directory);
     expect(result.code).toBe(0);
     expect(result.stderr).toBe("iflow-memory: stdin could not be read (EISDIR); reading what arrived\n");
     expect(result.output?.additionalContext).toContain("Small Steps");
