@@ -9,10 +9,15 @@ export default defineConfig([
   { entry: ["src/index.ts"], format: ["esm"], dts: true, sourcemap: true, target: "node20" },
   // The hook itself: self-contained (no node_modules, no native module) and fast to start.
   // CommonJS, because node starts a CommonJS file several milliseconds sooner than an ES module,
-  // and a session start waits for it. Two files: session-start.cjs (stdin, cache, output) loads
-  // session-start-prepare.cjs (parser, ranker, YAML) only when the cached injection is stale.
+  // and a session start waits for it. Three files: session-start.cjs (stdin, cache, output) loads
+  // session-start-prepare.cjs (parser, ranker, YAML) only when the cached injection is stale,
+  // and session-start-aside.cjs runs that in a worker or a background process for large files.
   {
-    entry: { "session-start": "src/bin/session-start.ts", "session-start-prepare": "src/bin/session-start-prepare.ts" },
+    entry: {
+      "session-start": "src/bin/session-start.ts",
+      "session-start-prepare": "src/bin/session-start-prepare.ts",
+      "session-start-aside": "src/bin/session-start-aside.ts",
+    },
     define: { __IFLOW_MEMORY_VERSION__: JSON.stringify(version) },
     format: ["cjs"],
     outExtension: () => ({ js: ".cjs" }),

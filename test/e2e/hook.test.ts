@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { chmodSync, closeSync, constants, cpSync, mkdirSync, openSync, readFileSync, writeFileSync, writeSync } from "node:fs";
+import { chmodSync, closeSync, constants, cpSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { CLI_BIN, copyCorpus, CORPORA_DIR, HOOK_BIN, makeTempDir, runNode } from "@iflow-memory/test-utils";
 import { describe, expect, it } from "vitest";
@@ -173,7 +173,7 @@ describe("the SessionStart hook, run as Claude Code runs it", () => {
     expect(result.output?.additionalContext).toContain("Small Steps");
   });
 
-  it("answers within the budget on a 50,000-entry bank", async () => {
+  it("answers within the budget on a 50,000-entry bank (over 4 MiB: read in a worker thread)", async () => {
     const { home, projectRoot } = workspace();
     const entries = Array.from({ length: 50_000 }, (_, index) => `### Heuristic: Lesson ${index}\nWhen the build breaks for reason ${index}, read the log first.\n- Observation count: ${(index % 7) + 1}\n`);
     writeFileSync(join(projectRoot, "docs/knowledge-bank/heuristics.md"), entries.join("\n"));
@@ -182,6 +182,25 @@ describe("the SessionStart hook, run as Claude Code runs it", () => {
     expect(result.output!.additionalContext.length).toBeLessThanOrEqual(9000);
     // Highest count (7) first; among equals the later entry is the newer one.
     expect(result.output!.additionalContext).toContain("### Heuristics\n### Heuristic: Lesson 49993\n");
+  });
+
+  it("gives up at its deadline on files too large to read in time, and the next session start finds them read in the background", async () => {
+    const { home, projectRoot, store } = workspace();
+    // Some 10 MB: no machine reads that within 50 ms.
+    const entries = Array.from({ length: 100_000 }, (_, index) => `### Heuristic: Lesson ${index}\nWhen the build breaks for reason ${index}, read the log first.\n- Observation count: ${(index % 7) + 1}\n`);
+    writeFileSync(join(projectRoot, "docs/knowledge-bank/heuristics.md"), entries.join("\n"));
+    const env = { IFLOW_MEMORY_HOOK_DEADLINE_MS: "50" };
+    const first = await hook(stdinFor(projectRoot), home, { env });
+    expect([first.code, first.stdout]).toEqual([0, ""]);
+    expect(first.stderr).toMatch(/^iflow-memory: gave up after 50 ms; the session starts without memory; the memory files \(\d+\.\d MB\) are being read in the background for the next session\n$/);
+
+    // The background process waits for the files to settle (two seconds), reads them and caches the injection.
+    const cache = readdirSync(join(store, ".cache")).find((name) => name.endsWith(".json.refreshing"))!.replace(/\.refreshing$/, "");
+    for (let waited = 0; !existsSync(join(store, ".cache", cache)) && waited < 30_000; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(readdirSync(join(store, ".cache"))).toEqual([cache]);
+    const second = await hook(stdinFor(projectRoot), home, { env });
+    expect([second.code, second.stderr]).toEqual([0, ""]);
+    expect(second.output!.additionalContext).toContain("### Heuristics\n### Heuristic: Lesson 99994\n");
   });
 
   it("injects the local bank when the global store is a file, not a directory", async () => {
@@ -295,13 +314,13 @@ describe("the SessionStart hook's stdin, whatever kind of file it is", () => {
 });
 
 describe("the SessionStart hook's warm start", () => {
-  it("loads neither the parser, ranker and YAML bundle, nor crypto, nor node's stream and socket modules", async () => {
+  it("loads neither the parser, ranker and YAML bundle, nor crypto, node's stream and socket modules, workers or child processes", async () => {
     const { base, home, projectRoot } = workspace({ bank: "iflow-kb-2026-04", globalExample: true });
     // Which modules a run loaded, read as it exits: what a warm start costs is mostly loading.
     const probe = join(base, "probe.cjs");
     writeFileSync(
       probe,
-      'process.on("exit", () => require("fs").writeSync(2, JSON.stringify({ builtins: process.moduleLoadList.filter((name) => /^NativeModule (net|stream|crypto)$/.test(name)), files: Object.keys(require.cache).map((file) => require("path").basename(file)) }) + "\\n"));\n',
+      'process.on("exit", () => require("fs").writeSync(2, JSON.stringify({ builtins: process.moduleLoadList.filter((name) => /^NativeModule (net|stream|crypto|worker_threads|child_process)$/.test(name)), files: Object.keys(require.cache).map((file) => require("path").basename(file)) }) + "\\n"));\n',
     );
     const run = async () => JSON.parse((await hook(stdinFor(projectRoot), home, { nodeOptions: ["--require", probe] })).stderr) as unknown;
     // Files younger than two seconds are never cached (they may change again within the clock's granularity).

@@ -24,7 +24,16 @@ export { LOCK_FILE, withStoreLock } from "./with-store-lock.js";
 export type { StoreLockOptions } from "./with-store-lock.js";
 export { prepareSessionInjection } from "./prepare-session-injection.js";
 export type { SessionInjection } from "./prepare-session-injection.js";
-export { injectionCachePath, injectionFingerprint, readCachedInjection, SETTLE_MS, writeCachedInjection } from "./injection-cache.js";
+export {
+  claimCacheRefresh,
+  injectionCachePath,
+  injectionFingerprint,
+  readCachedInjection,
+  REFRESH_CLAIM_MS,
+  releaseCacheRefresh,
+  SETTLE_MS,
+  writeCachedInjection,
+} from "./injection-cache.js";
 export type { InjectionFingerprint } from "./injection-cache.js";
 export { DEFAULT_LESSONS_DIR, LESSONS_STATE_FILE, readLessons, updateLessons } from "./lessons-store.js";
 export type { LessonsChange, LessonsRead, LessonsState } from "./lessons-store.js";

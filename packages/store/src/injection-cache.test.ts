@@ -1,8 +1,16 @@
-import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { makeTempDir } from "@iflow-memory/test-utils";
 import { describe, expect, it } from "vitest";
-import { injectionCachePath, injectionFingerprint, readCachedInjection, writeCachedInjection } from "./injection-cache.js";
+import {
+  claimCacheRefresh,
+  injectionCachePath,
+  injectionFingerprint,
+  readCachedInjection,
+  REFRESH_CLAIM_MS,
+  releaseCacheRefresh,
+  writeCachedInjection,
+} from "./injection-cache.js";
 import { prepareSessionInjection } from "./prepare-session-injection.js";
 
 function project(): { projectRoot: string; globalStoreDir: string } {
@@ -37,6 +45,13 @@ describe("injectionFingerprint", () => {
     expect(new Set(fingerprints).size).toBe(fingerprints.length);
   });
 
+  it("counts the bytes of the files it stamps", () => {
+    const sources = project();
+    const before = injectionFingerprint({ ...sources, salt: "1" }).bytes;
+    writeFileSync(join(sources.globalStoreDir, "heuristics.md"), "# Global Heuristics\n");
+    expect(injectionFingerprint({ ...sources, salt: "1" }).bytes).toBe(before + "# Global Heuristics\n".length);
+  });
+
   it("is not settled while a file changed within the last two seconds", () => {
     const sources = project();
     expect(injectionFingerprint({ ...sources, salt: "1" }).settled).toBe(false);
@@ -61,6 +76,33 @@ describe("readCachedInjection", () => {
     mkdirSync(join(sources.globalStoreDir, ".cache"));
     writeFileSync(path, '{"fingerprint":"x","injection":{"plan":');
     expect(readCachedInjection(path, "x")).toBeNull();
+  });
+});
+
+describe("claimCacheRefresh", () => {
+  it("grants one claim until it is released, making the cache folder if needed", () => {
+    const sources = project();
+    const path = injectionCachePath(sources.globalStoreDir, sources.projectRoot);
+    expect([claimCacheRefresh(path), claimCacheRefresh(path)]).toEqual([true, false]);
+    releaseCacheRefresh(path);
+    expect(existsSync(`${path}.refreshing`)).toBe(false);
+    expect(claimCacheRefresh(path)).toBe(true);
+  });
+
+  it("takes over a claim older than REFRESH_CLAIM_MS (its refresh died)", () => {
+    const sources = project();
+    const path = injectionCachePath(sources.globalStoreDir, sources.projectRoot);
+    expect(claimCacheRefresh(path)).toBe(true);
+    const old = (Date.now() - REFRESH_CLAIM_MS - 60_000) / 1000;
+    utimesSync(`${path}.refreshing`, old, old);
+    expect(claimCacheRefresh(path)).toBe(true);
+    expect(claimCacheRefresh(path)).toBe(false);
+  });
+
+  it("grants nothing where the cache folder cannot be made", () => {
+    const sources = project();
+    writeFileSync(join(sources.globalStoreDir, ".cache"), "a file, not a folder");
+    expect(claimCacheRefresh(injectionCachePath(sources.globalStoreDir, sources.projectRoot))).toBe(false);
   });
 });
 

@@ -1,5 +1,5 @@
-import { readFileSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { closeSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { CATEGORIES } from "@iflow-memory/parser";
 import type { SessionInjection } from "./prepare-session-injection.js";
 import { configPath } from "./read-config.js";
@@ -17,6 +17,8 @@ export interface InjectionFingerprint {
    * "racily clean" rule).
    */
   settled: boolean;
+  /** The files' total size: how much a recomputation has to read. */
+  bytes: number;
 }
 
 /**
@@ -27,7 +29,7 @@ export interface InjectionFingerprint {
  *
  * @example
  * injectionFingerprint({ projectRoot: "/work/webshop", globalStoreDir, salt: "0.1.0" });
- * // { value: "0.1.0\n/work/webshop\n…", settled: true }
+ * // { value: "0.1.0\n/work/webshop\n…", settled: true, bytes: 92114 }
  */
 export function injectionFingerprint(options: { projectRoot: string; globalStoreDir: string; salt: string; now?: number }): InjectionFingerprint {
   const paths = [
@@ -37,18 +39,20 @@ export function injectionFingerprint(options: { projectRoot: string; globalStore
   ];
   const settledBefore = BigInt(Math.floor((options.now ?? Date.now()) - SETTLE_MS)) * 1_000_000n;
   let settled = true;
+  let bytes = 0;
   const states = paths.map((path) => {
     try {
       // A missing file (the usual config) is not an exception: building one costs more than the stat.
       const info = statSync(path, { bigint: true, throwIfNoEntry: false });
       if (info === undefined) return `${path}\tENOENT`;
       if (info.mtimeNs > settledBefore || info.ctimeNs > settledBefore) settled = false;
+      bytes += Number(info.size);
       return `${path}\t${info.isFile() ? "f" : "o"}${info.size}:${info.mtimeNs}:${info.ctimeNs}:${info.ino}`;
     } catch (error) {
       return `${path}\t${(error as NodeJS.ErrnoException).code ?? "error"}`;
     }
   });
-  return { value: [options.salt, options.projectRoot, options.globalStoreDir, ...states].join("\n"), settled };
+  return { value: [options.salt, options.projectRoot, options.globalStoreDir, ...states].join("\n"), settled, bytes };
 }
 
 /** Where a project's cached injection lives: in the global store, one file per project root. */
@@ -81,6 +85,48 @@ export function readCachedInjection(path: string, fingerprint: string): SessionI
  */
 export async function writeCachedInjection(path: string, fingerprint: string, injection: SessionInjection): Promise<void> {
   await writeFileAtomically(path, JSON.stringify({ fingerprint, injection }), { durable: false });
+}
+
+/** A claim older than this is taken to belong to a refresh that died (killed, out of memory). */
+export const REFRESH_CLAIM_MS = 10 * 60_000;
+
+/**
+ * Claims the right to recompute a cached injection away from any session start (a background
+ * process): true when no live claim existed and this call made one. The claim is a marker file
+ * beside the cache, made exclusively, so that sessions starting together start one refresh, not
+ * one each; `releaseCacheRefresh` ends it, and one older than `REFRESH_CLAIM_MS` is taken over.
+ *
+ * @example
+ * if (claimCacheRefresh(injectionCachePath(store, root))) startRefresh(); // which ends with releaseCacheRefresh
+ */
+export function claimCacheRefresh(path: string, now = Date.now()): boolean {
+  const claim = `${path}.refreshing`;
+  try {
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    for (let attempt = 0; attempt < 2; attempt++) {
+      try {
+        closeSync(openSync(claim, "wx", 0o600));
+        return true;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== "EEXIST") return false;
+        const info = statSync(claim, { throwIfNoEntry: false });
+        if (info !== undefined && now - info.mtimeMs < REFRESH_CLAIM_MS) return false;
+        releaseCacheRefresh(path);
+      }
+    }
+  } catch {
+    // no cache folder (a file in its place, a read-only home): nothing to refresh into
+  }
+  return false;
+}
+
+/** Ends a claim made by `claimCacheRefresh` (nothing when there is none). */
+export function releaseCacheRefresh(path: string): void {
+  try {
+    unlinkSync(`${path}.refreshing`);
+  } catch {
+    // already gone
+  }
 }
 
 // A short, stable file name for a path; collisions only cost a recomputation (the fingerprint

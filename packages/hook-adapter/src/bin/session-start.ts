@@ -1,17 +1,14 @@
 #!/usr/bin/env node
-import { statSync } from "node:fs";
-import { join } from "node:path";
-import type { prepareSessionInjection } from "@iflow-memory/store";
+import type { SessionInjection } from "@iflow-memory/store";
 import { descriptorIO } from "../descriptor-io.js";
-import { runSessionStartHook } from "../run-session-start-hook.js";
-
-// The parser, ranker and YAML library live in a second file, loaded only when the cached
-// injection is stale: most session starts never load them.
-const PREPARE_BUNDLE = join(__dirname, "session-start-prepare.cjs");
+import { runSessionStartHook, type InjectionSources } from "../run-session-start-hook.js";
+import { ASIDE_BUNDLE, bundleStamp, prepareHere } from "./hook-files.js";
 
 runSessionStartHook({
   ...descriptorIO(),
-  prepare: async (options) => (require(PREPARE_BUNDLE) as { prepareSessionInjection: typeof prepareSessionInjection }).prepareSessionInjection(options),
+  prepare: prepareHere,
+  prepareAside: prepareInWorker,
+  refreshInBackground,
   cacheSalt: bundleStamp(),
   env: process.env,
   cwd: process.cwd(),
@@ -20,11 +17,22 @@ runSessionStartHook({
   () => process.exit(0),
 );
 
-function bundleStamp(): string {
-  try {
-    const info = statSync(PREPARE_BUNDLE);
-    return `${info.size}:${info.mtimeMs}`;
-  } catch {
-    return "";
-  }
+// worker_threads and child_process are loaded only here: most session starts need neither.
+function prepareInWorker(sources: InjectionSources): Promise<SessionInjection> {
+  const { Worker } = require("node:worker_threads") as typeof import("node:worker_threads");
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(ASIDE_BUNDLE, { workerData: sources });
+    worker.once("message", (injection: SessionInjection) => resolve(injection));
+    worker.once("error", reject);
+    worker.once("exit", (code) => reject(new Error(`the worker reading the memory files stopped with exit code ${code}`)));
+  });
+}
+
+// Detached, with no stdio of the hook's: Claude Code waits for the hook's output to close, not
+// for this process, which caches the injection for the next session start.
+function refreshInBackground(sources: InjectionSources): void {
+  const { spawn } = require("node:child_process") as typeof import("node:child_process");
+  const child = spawn(process.execPath, [ASIDE_BUNDLE, sources.projectRoot, sources.globalStoreDir], { detached: true, stdio: "ignore" });
+  child.on("error", () => undefined);
+  child.unref();
 }

@@ -1,0 +1,138 @@
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { claimCacheRefresh, injectionCachePath, prepareSessionInjection, type SessionInjection } from "@iflow-memory/store";
+import { makeTempDir } from "@iflow-memory/test-utils";
+import { describe, expect, it, vi } from "vitest";
+import { IN_PROCESS_MAX_BYTES, refreshCachedInjection, runSessionStartHook, type HookIO, type InjectionSources } from "./run-session-start-hook.js";
+
+const ENTRY = "### Pattern: Small Steps\nCommit often.\n";
+
+/** A project whose knowledge bank is `size` bytes: one entry, then a comment as padding. */
+function setup(size: "small" | "large"): { projectRoot: string; home: string; storeDir: string } {
+  const base = makeTempDir();
+  const projectRoot = join(base, "webshop");
+  mkdirSync(join(projectRoot, "docs/knowledge-bank"), { recursive: true });
+  mkdirSync(join(projectRoot, ".git"));
+  const padding = size === "large" ? `<!-- ${"x".repeat(IN_PROCESS_MAX_BYTES)} -->\n` : "";
+  writeFileSync(join(projectRoot, "docs/knowledge-bank/patterns.md"), `${ENTRY}${padding}`);
+  const home = join(base, "home");
+  return { projectRoot, home, storeDir: join(home, ".claude/iflow/memory") };
+}
+
+const never = (): Promise<SessionInjection> => new Promise(() => undefined);
+
+async function start(projectRoot: string, home: string, io: Partial<HookIO> & { env?: Record<string, string> } = {}) {
+  let stdout = "";
+  let stderr = "";
+  const json = JSON.stringify({ hook_event_name: "SessionStart", source: "startup", cwd: projectRoot });
+  const full: HookIO = {
+    prepare: prepareSessionInjection,
+    stdin: (async function* () {
+      yield json;
+    })(),
+    stdout: { write: (text: string, callback?: () => void) => ((stdout += text), callback?.(), true) },
+    stderr: { write: (text: string) => ((stderr += text), true) },
+    cwd: projectRoot,
+    // Files written by the test are seconds old only from a later clock.
+    now: () => new Date(Date.now() + 60_000),
+    ...io,
+    env: { HOME: home, ...io.env },
+  };
+  await runSessionStartHook(full);
+  const context = stdout === "" ? null : (JSON.parse(stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
+  return { context, stderr };
+}
+
+describe("runSessionStartHook (large memory files)", () => {
+  it("works small files out in its own thread and files over IN_PROCESS_MAX_BYTES aside", async () => {
+    for (const size of ["small", "large"] as const) {
+      const { projectRoot, home } = setup(size);
+      const prepare = vi.fn(prepareSessionInjection);
+      const prepareAside = vi.fn(prepareSessionInjection);
+      const { context } = await start(projectRoot, home, { prepare, prepareAside, env: { IFLOW_MEMORY_HOOK_CACHE: "0" } });
+      expect([size, prepare.mock.calls.length, prepareAside.mock.calls.length]).toEqual(size === "small" ? ["small", 1, 0] : ["large", 0, 1]);
+      expect(context).toContain("Commit often.");
+    }
+  });
+
+  it("caches what was worked out aside, like any injection", async () => {
+    const { projectRoot, home } = setup("large");
+    const prepareAside = vi.fn(prepareSessionInjection);
+    const first = await start(projectRoot, home, { prepareAside });
+    const second = await start(projectRoot, home, { prepareAside });
+    expect([prepareAside.mock.calls.length, second.context]).toEqual([1, first.context]);
+  });
+
+  it("stops waiting at the deadline, starts one background refresh, and says so in one line", async () => {
+    const { projectRoot, home, storeDir } = setup("large");
+    const refreshInBackground = vi.fn();
+    const env = { IFLOW_MEMORY_HOOK_DEADLINE_MS: "50" };
+    const first = await start(projectRoot, home, { prepareAside: never, refreshInBackground, env });
+    expect(first).toEqual({
+      context: null,
+      stderr: "iflow-memory: gave up after 50 ms; the session starts without memory; the memory files (4.0 MB) are being read in the background for the next session\n",
+    });
+    expect(refreshInBackground.mock.calls).toEqual([[{ projectRoot, globalStoreDir: storeDir }]]);
+    expect(existsSync(`${injectionCachePath(storeDir, projectRoot)}.refreshing`)).toBe(true);
+
+    // A session starting while that refresh runs leaves it to finish.
+    const second = await start(projectRoot, home, { prepareAside: never, refreshInBackground, env });
+    expect(second.stderr).toContain("are being read for the next session by an earlier one");
+    expect(refreshInBackground).toHaveBeenCalledTimes(1);
+  });
+
+  it("releases the claim and says the files take too long when the background refresh cannot start", async () => {
+    const { projectRoot, home, storeDir } = setup("large");
+    const refreshInBackground = vi.fn(() => {
+      throw new Error("spawn EAGAIN");
+    });
+    const { stderr } = await start(projectRoot, home, { prepareAside: never, refreshInBackground, env: { IFLOW_MEMORY_HOOK_DEADLINE_MS: "50" } });
+    expect(stderr).toContain("; the memory files (4.0 MB) take longer than that to read\n");
+    expect(existsSync(`${injectionCachePath(storeDir, projectRoot)}.refreshing`)).toBe(false);
+  });
+
+  it("starts no refresh when the cache is off (IFLOW_MEMORY_HOOK_CACHE=0), or for small files that outlast the deadline", async () => {
+    const refreshInBackground = vi.fn();
+    const large = setup("large");
+    const off = await start(large.projectRoot, large.home, { prepareAside: never, refreshInBackground, env: { IFLOW_MEMORY_HOOK_CACHE: "0", IFLOW_MEMORY_HOOK_DEADLINE_MS: "50" } });
+    const small = setup("small");
+    const slow = await start(small.projectRoot, small.home, { prepare: never, refreshInBackground, env: { IFLOW_MEMORY_HOOK_DEADLINE_MS: "50" } });
+    expect([off.stderr, slow.stderr]).toEqual([
+      "iflow-memory: gave up after 50 ms; the session starts without memory\n",
+      "iflow-memory: gave up after 50 ms; the session starts without memory\n",
+    ]);
+    expect(refreshInBackground).not.toHaveBeenCalled();
+  });
+});
+
+describe("refreshCachedInjection", () => {
+  it("caches the injection for the next session start and releases the claim", async () => {
+    const { projectRoot, home, storeDir } = setup("small");
+    const sources: InjectionSources = { projectRoot, globalStoreDir: storeDir };
+    expect(claimCacheRefresh(injectionCachePath(storeDir, projectRoot))).toBe(true);
+    const sleep = vi.fn(async () => undefined);
+    await refreshCachedInjection({ ...sources, prepare: prepareSessionInjection, sleep, now: () => Date.now() + 60_000 });
+    expect(existsSync(`${injectionCachePath(storeDir, projectRoot)}.refreshing`)).toBe(false);
+    const prepare = vi.fn(never);
+    const next = await start(projectRoot, home, { prepare });
+    expect([prepare.mock.calls.length, next.context]).toEqual([0, expect.stringContaining("Commit often.")]);
+    expect(sleep).not.toHaveBeenCalled();
+  });
+
+  it("lets files changed a moment ago settle before it reads them, and caches nothing if they stay unsettled", async () => {
+    const { projectRoot, storeDir } = setup("small");
+    const sleep = vi.fn(async () => undefined);
+    // The clock stands still: the files written a moment ago never settle.
+    await refreshCachedInjection({ projectRoot, globalStoreDir: storeDir, prepare: prepareSessionInjection, sleep, now: () => Date.now() });
+    expect(sleep).toHaveBeenCalledWith(2000);
+    expect(existsSync(injectionCachePath(storeDir, projectRoot))).toBe(false);
+  });
+
+  it("releases the claim when the injection cannot be worked out", async () => {
+    const { projectRoot, storeDir } = setup("small");
+    expect(claimCacheRefresh(injectionCachePath(storeDir, projectRoot))).toBe(true);
+    const failing = () => Promise.reject(new Error("out of memory"));
+    await expect(refreshCachedInjection({ projectRoot, globalStoreDir: storeDir, prepare: failing, now: () => Date.now() + 60_000 })).rejects.toThrow("out of memory");
+    expect(existsSync(`${injectionCachePath(storeDir, projectRoot)}.refreshing`)).toBe(false);
+  });
+});
