@@ -91,6 +91,16 @@ describe("runSessionStartHook (large memory files)", () => {
     expect(existsSync(`${injectionCachePath(storeDir, projectRoot)}.refreshing`)).toBe(false);
   });
 
+  it("starts no refresh, and says why, when the global store cannot hold a cache", async () => {
+    const { projectRoot, home, storeDir } = setup("large");
+    mkdirSync(storeDir, { recursive: true });
+    writeFileSync(join(storeDir, ".cache"), "a file, not a folder");
+    const refreshInBackground = vi.fn();
+    const { stderr } = await start(projectRoot, home, { prepareAside: never, refreshInBackground, env: { IFLOW_MEMORY_HOOK_DEADLINE_MS: "50" } });
+    expect(stderr).toBe(`iflow-memory: gave up after 50 ms; the session starts without memory; the memory files (4.0 MB) take longer than that to read, and ${join(storeDir, ".cache")} cannot cache them\n`);
+    expect(refreshInBackground).not.toHaveBeenCalled();
+  });
+
   it("starts no refresh when the cache is off (IFLOW_MEMORY_HOOK_CACHE=0), or for small files that outlast the deadline", async () => {
     const refreshInBackground = vi.fn();
     const large = setup("large");
@@ -109,7 +119,7 @@ describe("refreshCachedInjection", () => {
   it("caches the injection for the next session start and releases the claim", async () => {
     const { projectRoot, home, storeDir } = setup("small");
     const sources: InjectionSources = { projectRoot, globalStoreDir: storeDir };
-    expect(claimCacheRefresh(injectionCachePath(storeDir, projectRoot))).toBe(true);
+    expect(claimCacheRefresh(injectionCachePath(storeDir, projectRoot))).toBe("claimed");
     const sleep = vi.fn(async () => undefined);
     await refreshCachedInjection({ ...sources, prepare: prepareSessionInjection, sleep, now: () => Date.now() + 60_000 });
     expect(existsSync(`${injectionCachePath(storeDir, projectRoot)}.refreshing`)).toBe(false);
@@ -130,7 +140,7 @@ describe("refreshCachedInjection", () => {
 
   it("releases the claim when the injection cannot be worked out", async () => {
     const { projectRoot, storeDir } = setup("small");
-    expect(claimCacheRefresh(injectionCachePath(storeDir, projectRoot))).toBe(true);
+    expect(claimCacheRefresh(injectionCachePath(storeDir, projectRoot))).toBe("claimed");
     const failing = () => Promise.reject(new Error("out of memory"));
     await expect(refreshCachedInjection({ projectRoot, globalStoreDir: storeDir, prepare: failing, now: () => Date.now() + 60_000 })).rejects.toThrow("out of memory");
     expect(existsSync(`${injectionCachePath(storeDir, projectRoot)}.refreshing`)).toBe(false);

@@ -1,3 +1,4 @@
+import { dirname } from "node:path";
 import {
   claimCacheRefresh,
   createTrackingRecord,
@@ -200,7 +201,9 @@ async function cachedInjection(io: HookIO, sources: InjectionSources, waiting: W
 /** Starts the background refresh unless one is running already; says what the next session gets. */
 function startRefresh(refreshInBackground: (options: InjectionSources) => void, path: string, sources: InjectionSources, bytes: number): string {
   const size = `${(bytes / 1_048_576).toFixed(1)} MB`;
-  if (!claimCacheRefresh(path)) return `; the memory files (${size}) are being read for the next session by an earlier one`;
+  const claim = claimCacheRefresh(path);
+  if (claim === "taken") return `; the memory files (${size}) are being read for the next session by an earlier one`;
+  if (claim === "impossible") return `; the memory files (${size}) take longer than that to read, and ${dirname(path)} cannot cache them`;
   try {
     refreshInBackground(sources);
   } catch {

@@ -34,7 +34,7 @@ export {
   SETTLE_MS,
   writeCachedInjection,
 } from "./injection-cache.js";
-export type { InjectionFingerprint } from "./injection-cache.js";
+export type { InjectionFingerprint, RefreshClaim } from "./injection-cache.js";
 export { DEFAULT_LESSONS_DIR, LESSONS_STATE_FILE, readLessons, updateLessons } from "./lessons-store.js";
 export type { LessonsChange, LessonsRead, LessonsState } from "./lessons-store.js";
 export { addLesson, auditCheck, decayLessonsInDirectory, extractLessonsFromEvents, forgetLesson, injectLessons, readEffectiveness } from "./manage-lessons.js";

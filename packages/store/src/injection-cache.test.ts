@@ -83,26 +83,25 @@ describe("claimCacheRefresh", () => {
   it("grants one claim until it is released, making the cache folder if needed", () => {
     const sources = project();
     const path = injectionCachePath(sources.globalStoreDir, sources.projectRoot);
-    expect([claimCacheRefresh(path), claimCacheRefresh(path)]).toEqual([true, false]);
+    expect([claimCacheRefresh(path), claimCacheRefresh(path)]).toEqual(["claimed", "taken"]);
     releaseCacheRefresh(path);
     expect(existsSync(`${path}.refreshing`)).toBe(false);
-    expect(claimCacheRefresh(path)).toBe(true);
+    expect(claimCacheRefresh(path)).toBe("claimed");
   });
 
   it("takes over a claim older than REFRESH_CLAIM_MS (its refresh died)", () => {
     const sources = project();
     const path = injectionCachePath(sources.globalStoreDir, sources.projectRoot);
-    expect(claimCacheRefresh(path)).toBe(true);
+    expect(claimCacheRefresh(path)).toBe("claimed");
     const old = (Date.now() - REFRESH_CLAIM_MS - 60_000) / 1000;
     utimesSync(`${path}.refreshing`, old, old);
-    expect(claimCacheRefresh(path)).toBe(true);
-    expect(claimCacheRefresh(path)).toBe(false);
+    expect([claimCacheRefresh(path), claimCacheRefresh(path)]).toEqual(["claimed", "taken"]);
   });
 
-  it("grants nothing where the cache folder cannot be made", () => {
+  it("is impossible where the cache folder cannot be made", () => {
     const sources = project();
     writeFileSync(join(sources.globalStoreDir, ".cache"), "a file, not a folder");
-    expect(claimCacheRefresh(injectionCachePath(sources.globalStoreDir, sources.projectRoot))).toBe(false);
+    expect(claimCacheRefresh(injectionCachePath(sources.globalStoreDir, sources.projectRoot))).toBe("impossible");
   });
 });
 

@@ -90,34 +90,38 @@ export async function writeCachedInjection(path: string, fingerprint: string, in
 /** A claim older than this is taken to belong to a refresh that died (killed, out of memory). */
 export const REFRESH_CLAIM_MS = 10 * 60_000;
 
+/** What `claimCacheRefresh` found: the claim is now this caller's, another live one holds it, or no claim can be made. */
+export type RefreshClaim = "claimed" | "taken" | "impossible";
+
 /**
  * Claims the right to recompute a cached injection away from any session start (a background
- * process): true when no live claim existed and this call made one. The claim is a marker file
- * beside the cache, made exclusively, so that sessions starting together start one refresh, not
- * one each; `releaseCacheRefresh` ends it, and one older than `REFRESH_CLAIM_MS` is taken over.
+ * process). The claim is a marker file beside the cache, made exclusively, so that sessions
+ * starting together start one refresh, not one each; `releaseCacheRefresh` ends it, and one
+ * older than `REFRESH_CLAIM_MS` is taken over. "impossible" when the cache folder cannot be
+ * made or written (a file in its place, a read-only home).
  *
  * @example
- * if (claimCacheRefresh(injectionCachePath(store, root))) startRefresh(); // which ends with releaseCacheRefresh
+ * if (claimCacheRefresh(injectionCachePath(store, root)) === "claimed") startRefresh(); // which ends with releaseCacheRefresh
  */
-export function claimCacheRefresh(path: string, now = Date.now()): boolean {
+export function claimCacheRefresh(path: string, now = Date.now()): RefreshClaim {
   const claim = `${path}.refreshing`;
   try {
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
     for (let attempt = 0; attempt < 2; attempt++) {
       try {
         closeSync(openSync(claim, "wx", 0o600));
-        return true;
+        return "claimed";
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== "EEXIST") return false;
+        if ((error as NodeJS.ErrnoException).code !== "EEXIST") return "impossible";
         const info = statSync(claim, { throwIfNoEntry: false });
-        if (info !== undefined && now - info.mtimeMs < REFRESH_CLAIM_MS) return false;
+        if (info !== undefined && now - info.mtimeMs < REFRESH_CLAIM_MS) return "taken";
         releaseCacheRefresh(path);
       }
     }
+    return "taken";
   } catch {
-    // no cache folder (a file in its place, a read-only home): nothing to refresh into
+    return "impossible";
   }
-  return false;
 }
 
 /** Ends a claim made by `claimCacheRefresh` (nothing when there is none). */
