@@ -6,7 +6,15 @@ const { version } = JSON.parse(readFileSync("package.json", "utf8")) as { versio
 
 export default defineConfig([
   // The library: imported by the CLI and other tooling.
-  { entry: ["src/index.ts"], format: ["esm"], dts: true, sourcemap: true, target: "node20" },
+  // Its version is part of the injection cache's fingerprint: an upgrade recomputes the cache.
+  {
+    entry: ["src/index.ts"],
+    define: { __IFLOW_MEMORY_VERSION__: JSON.stringify(version) },
+    format: ["esm"],
+    dts: true,
+    sourcemap: true,
+    target: "node20",
+  },
   // The hook itself: self-contained (no node_modules, no native module) and fast to start.
   // CommonJS, because node starts a CommonJS file several milliseconds sooner than an ES module,
   // and a session start waits for it. Three files: session-start.cjs (stdin, cache, output) loads

@@ -184,13 +184,16 @@ describe("the SessionStart hook, run as Claude Code runs it", () => {
     expect(result.output!.additionalContext).toContain("### Heuristics\n### Heuristic: Lesson 49993\n");
   });
 
-  it("gives up at its deadline on files too large to read in time, and the next session start finds them read in the background", async () => {
+  it.each([
+    ["run directly", false],
+    ["run as `iflow-memory hook session-start`", true],
+  ])("gives up at its deadline on files too large to read in time, and the next session start finds them read in the background (%s)", async (_, viaCli) => {
     const { home, projectRoot, store } = workspace();
     // Some 10 MB: no machine reads that within 50 ms.
     const entries = Array.from({ length: 100_000 }, (_, index) => `### Heuristic: Lesson ${index}\nWhen the build breaks for reason ${index}, read the log first.\n- Observation count: ${(index % 7) + 1}\n`);
     writeFileSync(join(projectRoot, "docs/knowledge-bank/heuristics.md"), entries.join("\n"));
     const env = { IFLOW_MEMORY_HOOK_DEADLINE_MS: "50" };
-    const first = await hook(stdinFor(projectRoot), home, { env });
+    const first = await hook(stdinFor(projectRoot), home, { env, viaCli });
     expect([first.code, first.stdout]).toEqual([0, ""]);
     expect(first.stderr).toMatch(/^iflow-memory: gave up after 50 ms; the session starts without memory; the memory files \(\d+\.\d MB\) are being read in the background for the next session\n$/);
 
@@ -198,7 +201,7 @@ describe("the SessionStart hook, run as Claude Code runs it", () => {
     const cache = readdirSync(join(store, ".cache")).find((name) => name.endsWith(".json.refreshing"))!.replace(/\.refreshing$/, "");
     for (let waited = 0; !existsSync(join(store, ".cache", cache)) && waited < 30_000; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
     expect(readdirSync(join(store, ".cache"))).toEqual([cache]);
-    const second = await hook(stdinFor(projectRoot), home, { env });
+    const second = await hook(stdinFor(projectRoot), home, { env, viaCli });
     expect([second.code, second.stderr]).toEqual([0, ""]);
     expect(second.output!.additionalContext).toContain("### Heuristics\n### Heuristic: Lesson 99994\n");
   });

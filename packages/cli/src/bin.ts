@@ -1,12 +1,26 @@
 #!/usr/bin/env node
 // The hook path skips the CLI framework entirely: it runs at every session start.
+import { existsSync } from "node:fs";
+import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
 import type { HookIO } from "@iflow-memory/hook-adapter";
 
 const argv = process.argv.slice(2);
-const io = { argv, stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() };
-const prepare: HookIO["prepare"] = async (options) => (await import("@iflow-memory/store")).prepareSessionInjection(options);
-const code =
-  argv.length === 2 && argv[0] === "hook" && argv[1] === "session-start"
-    ? await (await import("@iflow-memory/hook-adapter")).runSessionStartHook({ ...io, prepare })
-    : await (await import("./run.js")).run(io);
-process.stdout.write("", () => process.exit(code));
+// Built only where it is used: reading process.stdin opens it, and the bundle opens stdin itself.
+const cliIO = () => ({ argv, stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() });
+
+if (argv.length === 2 && argv[0] === "hook" && argv[1] === "session-start") {
+  // The standalone hook bundle, when it is installed beside the CLI (as in this repository): the
+  // same hook, faster to start, and reading large memory files in a worker so that its deadline
+  // holds. It reads stdin, prints and exits by itself. Else the hook runs here, in this thread.
+  const bundle = fileURLToPath(new URL("../../hook-adapter/dist/session-start.cjs", import.meta.url));
+  if (existsSync(bundle)) createRequire(import.meta.url)(bundle);
+  else {
+    const prepare: HookIO["prepare"] = async (options) => (await import("@iflow-memory/store")).prepareSessionInjection(options);
+    const code = await (await import("@iflow-memory/hook-adapter")).runSessionStartHook({ ...cliIO(), prepare });
+    process.stdout.write("", () => process.exit(code));
+  }
+} else {
+  const code = await (await import("./run.js")).run(cliIO());
+  process.stdout.write("", () => process.exit(code));
+}
