@@ -28,11 +28,11 @@ function prepareInWorker(sources: InjectionSources): Promise<SessionInjection> {
   });
 }
 
-// Detached, with no stdio of the hook's: Claude Code waits for the hook's output to close, not
-// for this process, which caches the injection for the next session start.
+// Detached and holding none of the hook's stdio: whatever waits for the hook (its exit, or its
+// output closing) does not wait for this process, which caches the injection for the next start.
 function refreshInBackground(sources: InjectionSources): void {
   const { spawn } = require("node:child_process") as typeof import("node:child_process");
-  const child = spawn(process.execPath, [ASIDE_BUNDLE, sources.projectRoot, sources.globalStoreDir], { detached: true, stdio: "ignore" });
+  const child = spawn(process.execPath, [ASIDE_BUNDLE, sources.projectRoot, sources.globalStoreDir], { detached: true, stdio: "ignore", windowsHide: true });
   child.on("error", () => undefined);
   child.unref();
 }
