@@ -42,3 +42,25 @@ describe("planInjection (contested entries)", () => {
     expect(plan.entries.map((entry) => entry.name)).toEqual(["Always Mock", "Filler", "Never Mock"]);
   });
 });
+
+describe("planInjection (with a query)", () => {
+  const retries = makeEntry({ name: "Retry Embedding Calls", category: "anti-patterns", description: "Embedding calls time out under load; retry with backoff.", observationCount: 1 });
+  const proven = Array.from({ length: 6 }, (_, index) =>
+    makeEntry({ name: `Proven ${index}`, category: (["heuristics", "patterns"] as const)[index % 2], description: `Review checklist item ${index} for pull requests.`, observationCount: 9 }),
+  );
+
+  it("injects only the entries that match, even when the limit and the category minimum have room", () => {
+    const plan = planInjection({ local: [...proven, retries], global: [], project: "p", limit: 20, maxChars: 9000, query: { branch: "fix/embedding-timeouts" } });
+    expect([plan.entries.map((entry) => entry.name), plan.ranked?.map((item) => item.entry.name)]).toEqual([["Retry Embedding Calls"], ["Retry Embedding Calls"]]);
+  });
+
+  it("injects nothing when nothing matches", () => {
+    const plan = planInjection({ local: [...proven, retries], global: [], project: "p", limit: 20, maxChars: 9000, query: { text: "bump the postgres docker image" } });
+    expect([plan.entries, plan.block, plan.ranked]).toEqual([[], "", []]);
+  });
+
+  it("keeps today's order when the query has no terms", () => {
+    const request = { local: [...proven, retries], global: [], project: "p", limit: 4, maxChars: 9000 };
+    expect(planInjection({ ...request, query: { text: "the", changedFiles: [] } })).toEqual(planInjection(request));
+  });
+});

@@ -3,6 +3,8 @@ import { dedupeEntries } from "./dedupe-entries.js";
 import { excludeOtherProjectsEntries } from "./exclude-other-projects-entries.js";
 import { fitToBudget } from "./fit-to-budget.js";
 import { formatMemoryBlock } from "./format-memory-block.js";
+import { rankEntries, type RankedEntry, type RankingOptions } from "./relevance/rank-entries.js";
+import { queryTerms, type RelevanceQuery } from "./relevance/query-terms.js";
 import { selectEntries } from "./select-entries.js";
 
 export interface InjectionRequest {
@@ -16,6 +18,14 @@ export interface InjectionRequest {
   limit: number;
   /** Characters the block may take at most; null: no budget (the original's output). */
   maxChars: number | null;
+  /**
+   * What the session is about. With terms, only the entries that match it are injected, best
+   * first (`rankEntries`: nothing fills the limit or a category's share below the relevance
+   * floor). Absent, or without a single term: today's order.
+   */
+  query?: RelevanceQuery;
+  /** Options of `rankEntries`, e.g. a cached index of `injectionCandidates(request)`. */
+  ranking?: RankingOptions;
 }
 
 export interface InjectionPlan {
@@ -26,6 +36,8 @@ export interface InjectionPlan {
   /** Selected entries left out to stay within `maxChars`. */
   droppedForBudget: number;
   sources: { local: number; global: number };
+  /** With a query: every entry over the relevance floor, best first, with its score and reason. */
+  ranked?: RankedEntry[];
 }
 
 /**
@@ -37,12 +49,28 @@ export interface InjectionPlan {
  * process.stdout.write(plan.block);
  */
 export function planInjection(request: InjectionRequest): InjectionPlan {
-  const candidates = dedupeEntries([
-    ...request.local,
-    ...excludeOtherProjectsEntries(request.global, request.project),
-  ]);
-  const selected = withContestedPartners(selectEntries(candidates, request.limit), candidates);
-  const { kept, dropped } = fitToBudget(selected, request.maxChars);
+  const candidates = injectionCandidates(request);
+  if (request.query !== undefined && queryTerms(request.query, request.ranking?.queryWeights).size > 0) {
+    const ranked = rankEntries(candidates, request.query, request.ranking);
+    const chosen = ranked.map((item) => item.entry);
+    return { ...budgeted(chosen.slice(0, request.limit < 0 ? chosen.length : request.limit), candidates, request.maxChars), ranked };
+  }
+  return budgeted(selectEntries(candidates, request.limit), candidates, request.maxChars);
+}
+
+/**
+ * The entries an injection chooses from: the project's and the global store's, without the
+ * global entries specific to other projects, deduplicated by content hash.
+ *
+ * @example
+ * buildRelevanceIndex(injectionCandidates({ local, global, project: "webshop" })); // cacheable with the files
+ */
+export function injectionCandidates(request: Pick<InjectionRequest, "local" | "global" | "project">): Entry[] {
+  return dedupeEntries([...request.local, ...excludeOtherProjectsEntries(request.global, request.project)]);
+}
+
+function budgeted(selected: Entry[], candidates: readonly Entry[], maxChars: number | null): InjectionPlan {
+  const { kept, dropped } = fitToBudget(withContestedPartners(selected, candidates), maxChars);
   const local = kept.filter((entry) => entry.scope === "local").length;
   return {
     entries: kept,

@@ -1,0 +1,203 @@
+#!/usr/bin/env node
+// `pnpm eval:relevance`: how well each way of choosing entries fits the work at hand, on the
+// labelled session contexts in this folder (dev.json: tuned on, by cross-validation;
+// heldout.json: never tuned on, only reported). For today's order, plain BM25 and ours:
+// nDCG@10, Recall@20, and how many entries are injected where nothing in the bank applies.
+// `--write` also puts the figures into BENCHMARKS.md (between the eval-relevance markers).
+import { readFileSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import {
+  buildRelevanceIndex,
+  DEFAULT_INDEX_WEIGHTS,
+  DEFAULT_QUERY_WEIGHTS,
+  DEFAULT_RANKING,
+  injectionCandidates,
+  planInjection,
+} from "../../packages/ranker/dist/index.js";
+import { readMemorySources } from "../../packages/store/dist/index.js";
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const REPO_ROOT = resolve(HERE, "../..");
+const SHARED = resolve(REPO_ROOT, "../shared");
+const LIMIT = 20;
+const MAX_CHARS = 9000;
+const FOLDS = 5;
+
+const dev = JSON.parse(readFileSync(join(HERE, "dev.json"), "utf8"));
+const heldout = JSON.parse(readFileSync(join(HERE, "heldout.json"), "utf8"));
+const sources = await readMemorySources({
+  projectRoot: join(SHARED, dev.bank.replace(/^shared\//, "")),
+  globalStoreDir: join(SHARED, dev.globalStore.replace(/^shared\//, "")),
+  includeGlobal: true,
+});
+const project = "iflow";
+const candidates = injectionCandidates({ local: sources.local, global: sources.global, project });
+const known = new Set(candidates.map((entry) => entry.contentHash));
+for (const context of [...dev.contexts, ...heldout.contexts]) {
+  for (const label of context.labels) {
+    if (!known.has(label.hash)) throw new Error(`${context.id}: label ${label.hash} (${label.name}) is not an entry of the bank`);
+  }
+}
+
+// ---- metrics -------------------------------------------------------------------------------
+function ndcgAt(k, ranking, grades) {
+  const gain = (grade) => 2 ** grade - 1;
+  let dcg = 0;
+  ranking.slice(0, k).forEach((hash, at) => (dcg += gain(grades.get(hash) ?? 0) / Math.log2(at + 2)));
+  const ideal = [...grades.values()].sort((a, b) => b - a).slice(0, k);
+  const idcg = ideal.reduce((sum, grade, at) => sum + gain(grade) / Math.log2(at + 2), 0);
+  return idcg === 0 ? null : dcg / idcg;
+}
+function recallAt(k, ranking, grades) {
+  if (grades.size === 0) return null;
+  const top = new Set(ranking.slice(0, k));
+  return [...grades.keys()].filter((hash) => top.has(hash)).length / grades.size;
+}
+const mean = (values) => (values.length === 0 ? Number.NaN : values.reduce((sum, value) => sum + value, 0) / values.length);
+
+/** A system: context → { ranking (hashes, best first), injected (entries a session would get) }. */
+function evaluate(system, contexts) {
+  const ndcg = [];
+  const recall = [];
+  const injectedWhereNothingApplies = [];
+  for (const context of contexts) {
+    const grades = new Map(context.labels.map((label) => [label.hash, label.grade]));
+    const { ranking, injected } = system(context);
+    if (grades.size === 0) injectedWhereNothingApplies.push(injected);
+    else {
+      ndcg.push(ndcgAt(10, ranking, grades));
+      recall.push(recallAt(20, ranking, grades));
+    }
+  }
+  return {
+    ndcg10: mean(ndcg),
+    recall20: mean(recall),
+    nothingApplies: mean(injectedWhereNothingApplies),
+    nothingAppliesMax: Math.max(0, ...injectedWhereNothingApplies),
+    contexts: contexts.length,
+    empty: injectedWhereNothingApplies.length,
+  };
+}
+
+function queryOf(context) {
+  const { text, branch, changedFiles, commitSubjects, feature, phase } = context.query;
+  return { text, branch, changedFiles, commitSubjects, feature, phase };
+}
+
+// ---- the three systems ---------------------------------------------------------------------
+const todaysPlan = planInjection({ local: sources.local, global: sources.global, project, limit: LIMIT, maxChars: MAX_CHARS });
+function todaysOrder() {
+  return { ranking: todaysPlan.entries.map((entry) => entry.contentHash), injected: todaysPlan.entries.length };
+}
+
+// Plain BM25 (k1 1.2, b 0.75) over each entry's whole text, words split on anything not a
+// letter or digit and lowercased — no stemming, no stop words, no fields, no floor: it fills the limit.
+const plainTokens = (text) => (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
+const plainDocuments = candidates.map((entry) => plainTokens(`${entry.name}\n${entry.description}\n${entry.metadataText}`));
+const plainAverage = mean(plainDocuments.map((tokens) => tokens.length));
+const plainFrequency = new Map();
+for (const tokens of plainDocuments) for (const token of new Set(tokens)) plainFrequency.set(token, (plainFrequency.get(token) ?? 0) + 1);
+function plainBm25(context) {
+  const q = context.query;
+  const text = [q.text, q.branch, ...(q.changedFiles ?? []), ...(q.commitSubjects ?? []), q.feature?.title, q.feature?.summary, q.phase].filter(Boolean).join(" ");
+  const terms = new Set(plainTokens(text));
+  const scored = plainDocuments.map((tokens, at) => {
+    let score = 0;
+    for (const term of terms) {
+      const count = tokens.filter((token) => token === term).length;
+      if (count === 0) continue;
+      const df = plainFrequency.get(term);
+      const idf = Math.log(1 + (candidates.length - df + 0.5) / (df + 0.5));
+      score += (idf * count * 2.2) / (count + 1.2 * (0.25 + (0.75 * tokens.length) / plainAverage));
+    }
+    return { hash: candidates[at].contentHash, score };
+  });
+  const ranking = scored.filter((item) => item.score > 0).sort((a, b) => b.score - a.score).map((item) => item.hash);
+  return { ranking, injected: Math.min(LIMIT, ranking.length) };
+}
+
+const indexCache = new Map();
+function ours(parameters) {
+  const key = JSON.stringify(parameters.index);
+  if (!indexCache.has(key)) indexCache.set(key, buildRelevanceIndex(candidates, parameters.index));
+  const index = indexCache.get(key);
+  return (context) => {
+    const plan = planInjection({
+      local: sources.local,
+      global: sources.global,
+      project,
+      limit: LIMIT,
+      maxChars: MAX_CHARS,
+      query: queryOf(context),
+      ranking: { index, queryWeights: parameters.query, floor: parameters.floor, prominenceWeight: parameters.prominenceWeight },
+    });
+    return { ranking: (plan.ranked ?? []).map((item) => item.entry.contentHash), injected: plan.entries.length };
+  };
+}
+
+// ---- tuning: a grid, chosen on training folds only -----------------------------------------
+const DEFAULTS = { index: DEFAULT_INDEX_WEIGHTS, query: DEFAULT_QUERY_WEIGHTS, floor: DEFAULT_RANKING.floor, prominenceWeight: DEFAULT_RANKING.prominenceWeight };
+function* grid() {
+  for (const name of [1.5, 3])
+    for (const metadata of [0.3, 0.6])
+      for (const changedFiles of [0.3, 0.6])
+        for (const commitSubjects of [0.4, 0.8])
+          for (const featureSummary of [0.3, 0.6])
+            for (const minimum of [1.5, 2.5, 4])
+              for (const relativeToBest of [0.1, 0.25])
+                for (const minimumTerms of [1, 2])
+                  for (const prominenceWeight of [0, 0.3])
+                    yield {
+                      index: { ...DEFAULT_INDEX_WEIGHTS, name, metadata },
+                      query: { ...DEFAULT_QUERY_WEIGHTS, changedFiles, commitSubjects, featureSummary },
+                      floor: { minimum, relativeToBest, minimumTerms },
+                      prominenceWeight,
+                    };
+}
+// What tuning maximises: ranking quality, with a price on every entry injected where nothing applies.
+const objective = (result) => result.ndcg10 + 0.5 * result.recall20 - 0.05 * result.nothingApplies;
+function tune(contexts) {
+  let best = null;
+  for (const parameters of grid()) {
+    const score = objective(evaluate(ours(parameters), contexts));
+    if (best === null || score > best.score) best = { parameters, score };
+  }
+  return best.parameters;
+}
+
+const cvFolds = Array.from({ length: FOLDS }, (_, fold) => ({
+  train: dev.contexts.filter((_, at) => at % FOLDS !== fold),
+  test: dev.contexts.filter((_, at) => at % FOLDS === fold),
+}));
+const cvRuns = cvFolds.map(({ train, test }) => ({ test, system: ours(tune(train)) }));
+// Cross-validated: each dev context ranked by the parameters tuned without it.
+const cvSystem = (context) => cvRuns.find((run) => run.test.includes(context)).system(context);
+const tunedOnDev = tune(dev.contexts);
+
+const rows = [
+  ["today's order (no query)", todaysOrder],
+  ["plain BM25 (no floor)", plainBm25],
+  ["ours, cross-validated on dev", cvSystem],
+  ["ours, shipped defaults", ours(DEFAULTS)],
+];
+const format = (value) => (Number.isNaN(value) ? "—" : value.toFixed(2));
+let table = "| ranking | set | contexts | nDCG@10 | Recall@20 | injected where nothing applies (mean / max) |\n|---|---|---|---|---|---|\n";
+for (const [name, system] of rows) {
+  for (const [setName, set] of [["dev", dev.contexts], ["held-out", heldout.contexts]]) {
+    if (name.includes("cross-validated") && setName === "held-out") continue;
+    const result = evaluate(system, set);
+    table += `| ${name} | ${setName} | ${result.contexts} (${result.empty} empty) | ${format(result.ndcg10)} | ${format(result.recall20)} | ${format(result.nothingApplies)} / ${result.nothingAppliesMax} |\n`;
+  }
+}
+const same = JSON.stringify(tunedOnDev) === JSON.stringify(DEFAULTS);
+const tunedText = `Parameters tuned on the whole dev set: ${JSON.stringify(tunedOnDev)}${same ? " — the shipped defaults." : "\nShipped defaults differ: " + JSON.stringify(DEFAULTS)}`;
+process.stdout.write(`${table}\n${tunedText}\n`);
+
+if (process.argv.includes("--write")) {
+  const path = join(REPO_ROOT, "BENCHMARKS.md");
+  const text = readFileSync(path, "utf8");
+  const section = `<!-- eval-relevance:start -->\n${table}\n${tunedText}\n<!-- eval-relevance:end -->`;
+  const pattern = /<!-- eval-relevance:start -->[\s\S]*?<!-- eval-relevance:end -->/;
+  writeFileSync(path, pattern.test(text) ? text.replace(pattern, section) : `${text.trimEnd()}\n\n## Relevance (\`pnpm eval:relevance\`)\n\n${section}\n`);
+}

@@ -1,0 +1,23 @@
+import { describe, expect, it } from "vitest";
+import { queryTerms } from "./query-terms.js";
+
+describe("queryTerms", () => {
+  it("weighs each term by the strongest part of the query it occurs in", () => {
+    expect(
+      Object.fromEntries(queryTerms({ branch: "fix/embedding-call-timeouts", changedFiles: ["semantic_memory/retry.py"], commitSubjects: ["Retry embedding calls"] })),
+    ).toEqual({ embed: 1, call: 1, timeout: 1, retri: 0.6, py: 0.5, semant: 0.25, memori: 0.25 });
+  });
+
+  it("drops the branch's type prefix and the folders that only say where a file is kept", () => {
+    expect([...queryTerms({ branch: "feature/034-hook-cache", changedFiles: ["packages/store/src/lib/cache.ts"] }).keys()]).toEqual(["hook", "cach", "ts", "store"]);
+  });
+
+  it("counts words that say what to do, not what about, a third", () => {
+    expect(Object.fromEntries(queryTerms({ text: "fix the pricing page" }))).toEqual({ fix: 1 / 3, price: 1, page: 1 });
+  });
+
+  it("has no terms for an empty query", () => {
+    expect(queryTerms({}).size).toBe(0);
+    expect(queryTerms({ text: "  the of and ", changedFiles: [], branch: null, feature: null }).size).toBe(0);
+  });
+});

@@ -1,0 +1,59 @@
+import { describe, expect, it } from "vitest";
+import { makeEntry } from "../__fixtures__/make-entry.js";
+import { rankEntries } from "./rank-entries.js";
+import { buildRelevanceIndex } from "./relevance-index.js";
+
+const retries = makeEntry({ name: "Retry Embedding Calls With Backoff", description: "Embedding calls time out under load; retry them with exponential backoff and a timeout.", metadataText: "- Instead: Wrap every embedding call in the retry helper\n- Source: Feature #034" });
+const hooks = makeEntry({ name: "Keep Session Hooks Fast", description: "A slow session-start hook delays every session; measure its start-up.", category: "heuristics" });
+const reviews = makeEntry({ name: "Small Pull Requests", description: "Small pull requests are reviewed faster and more carefully.", category: "heuristics" });
+const entries = [retries, hooks, reviews];
+
+describe("rankEntries", () => {
+  it("ranks the entries that match the query, best first, with the matched terms and the parts of the score", () => {
+    const ranked = rankEntries(entries, { branch: "fix/embedding-call-timeouts", changedFiles: ["semantic_memory/retry.py"] });
+    expect(ranked.map((item) => [item.entry.name, item.matchedTerms])).toEqual([["Retry Embedding Calls With Backoff", ["embed", "call", "timeout", "retri"]]]);
+    const [top] = ranked;
+    expect(top!.score).toBeCloseTo(top!.relevance * (1 + 0.3 * top!.prominence) * top!.feedbackFactor, 10);
+    expect(top!.feedbackFactor).toBe(1);
+  });
+
+  it("ranks nothing for a query that no entry matches over the floor, or for an empty query", () => {
+    expect(rankEntries(entries, { text: "update the CSS grid on the pricing page" })).toEqual([]);
+    expect(rankEntries(entries, {})).toEqual([]);
+    expect(rankEntries([], { text: "retry" })).toEqual([]);
+  });
+
+  it("lets the proven entry win between equally relevant ones", () => {
+    const once = makeEntry({ name: "Flaky Retry A", description: "Retry flaky network calls.", filePosition: 1 });
+    const often = makeEntry({ name: "Flaky Retry B", description: "Retry flaky network calls!", observationCount: 6, confidence: "high", filePosition: 2 });
+    const ranked = rankEntries([...entries, once, often], { text: "retry flaky network calls" });
+    expect(ranked.map((item) => item.entry.name)).toEqual(["Flaky Retry B", "Flaky Retry A"]);
+    expect(ranked[0]!.relevance).toBeCloseTo(ranked[1]!.relevance, 10);
+  });
+
+  it("sinks an entry readers found unhelpful again and again below its equals, and lifts a helpful one", () => {
+    const a = makeEntry({ name: "Retry A", description: "Retry flaky network calls.", filePosition: 2 });
+    const b = makeEntry({ name: "Retry B", description: "Retry flaky network calls!", filePosition: 1 });
+    const query = { text: "retry flaky network calls" };
+    expect(rankEntries([...entries, a, b], query).map((item) => item.entry.name)).toEqual(["Retry A", "Retry B"]);
+    const unhelpful = new Map([[a.contentHash, { helpful: 0, unhelpful: 4 }]]);
+    expect(rankEntries([...entries, a, b], query, { feedback: unhelpful }).map((item) => item.entry.name)).toEqual(["Retry B", "Retry A"]);
+    const helpful = new Map([[b.contentHash, { helpful: 3, unhelpful: 0 }]]);
+    expect(rankEntries([...entries, a, b], query, { feedback: helpful }).map((item) => item.entry.name)).toEqual(["Retry B", "Retry A"]);
+  });
+
+  it("gives the same ranking with a prebuilt index, also after a JSON round trip (a cache)", () => {
+    const query = { text: "slow session start hook" };
+    const index = JSON.parse(JSON.stringify(buildRelevanceIndex(entries))) as ReturnType<typeof buildRelevanceIndex>;
+    expect(rankEntries(entries, query, { index })).toEqual(rankEntries(entries, query));
+    expect(rankEntries(entries, query).map((item) => item.entry.name)).toEqual(["Keep Session Hooks Fast"]);
+  });
+
+  it("is not fooled by terms that are names of Object.prototype", () => {
+    expect(rankEntries(entries, { text: "constructor toString __proto__ hasOwnProperty" })).toEqual([]);
+  });
+
+  it("does not count an entry's bookkeeping (source, counts, dates) as its topic", () => {
+    expect(rankEntries(entries, { text: "feature source observation" })).toEqual([]);
+  });
+});

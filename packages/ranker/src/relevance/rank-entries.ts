@@ -1,0 +1,149 @@
+import type { Confidence, Entry } from "@iflow-memory/parser";
+import { sortEntries } from "../sort-entries.js";
+import { DEFAULT_QUERY_WEIGHTS, queryTerms, type QueryWeights, type RelevanceQuery } from "./query-terms.js";
+import { buildRelevanceIndex, type RelevanceIndex } from "./relevance-index.js";
+
+/** What a reader's feedback on an entry says so far (`record_feedback`, `iflow-memory feedback`). */
+export interface EntryFeedback {
+  helpful: number;
+  unhelpful: number;
+}
+
+/** The knobs of the ranking; the defaults are those `pnpm eval:relevance` chose by cross-validation. */
+export interface RankingOptions {
+  /** The index of exactly these entries, e.g. from a cache; built when absent. */
+  index?: RelevanceIndex;
+  queryWeights?: QueryWeights;
+  /** BM25's term-frequency saturation. */
+  saturation?: number;
+  /**
+   * The relevance floor: an entry is ranked only when its relevance is at least `minimum` and at
+   * least `relativeToBest` × the best entry's, and it holds at least `minimumTerms` of the
+   * query's terms (fewer when the query has fewer). Below it, an entry does not match the context.
+   */
+  floor?: { minimum: number; relativeToBest: number; minimumTerms: number };
+  /** How far prominence (observations, confidence, recency) lifts relevance: score = relevance × (1 + weight × prominence). */
+  prominenceWeight?: number;
+  /** Feedback by content hash. */
+  feedback?: ReadonlyMap<string, EntryFeedback>;
+}
+
+export interface RankedEntry<T extends Entry = Entry> {
+  entry: T;
+  /** relevance × (1 + prominence weight × prominence) × feedback factor. */
+  score: number;
+  /** The full-text match of the entry to the query (BM25F). */
+  relevance: number;
+  /** 0–1: observation count, confidence and recency. */
+  prominence: number;
+  /** 1 without feedback; above 1 when readers found the entry helpful, below when not. */
+  feedbackFactor: number;
+  /** The query's terms (stemmed) that the entry holds, strongest first. */
+  matchedTerms: string[];
+}
+
+export const DEFAULT_RANKING = {
+  saturation: 1.2,
+  floor: { minimum: 2.5, relativeToBest: 0.2, minimumTerms: 2 },
+  prominenceWeight: 0.3,
+} as const;
+
+const CONFIDENCE_SCORE: Record<Confidence, number> = { high: 1, medium: 0.5, low: 0 };
+// Feedback moves an entry by at most this factor either way, and a single vote by much less:
+// (helpful − unhelpful) / (votes + FEEDBACK_PRIOR) is shrunk towards 0 while votes are few.
+const FEEDBACK_RANGE = 0.5;
+const FEEDBACK_PRIOR = 3;
+
+/**
+ * Ranks entries for a query: those that match it (over the relevance floor), best first, each
+ * with its score and the reason. Relevance is BM25F over name, description and the metadata's
+ * topic lines; prominence (observation count, confidence, recency) and feedback lift it, so that
+ * between equally relevant entries the proven one wins; ties keep today's order (`sortEntries`).
+ * A query with no terms matches nothing: callers fall back to today's order.
+ *
+ * @example
+ * rankEntries(entries, { branch: "fix/embedding-call-timeouts", changedFiles: ["semantic_memory/retry.py"] })
+ *   .map((ranked) => ranked.entry.name); // ["Retry With Backoff on Embedding Calls", …]
+ */
+export function rankEntries<T extends Entry>(entries: readonly T[], query: RelevanceQuery, options: RankingOptions = {}): RankedEntry<T>[] {
+  const terms = queryTerms(query, options.queryWeights ?? DEFAULT_QUERY_WEIGHTS);
+  if (terms.size === 0 || entries.length === 0) return [];
+  const index = options.index ?? buildRelevanceIndex(entries);
+  const saturation = options.saturation ?? DEFAULT_RANKING.saturation;
+  const floor = options.floor ?? DEFAULT_RANKING.floor;
+  const prominenceWeight = options.prominenceWeight ?? DEFAULT_RANKING.prominenceWeight;
+
+  const relevance = new Float64Array(entries.length);
+  const matched = new Map<number, Array<[string, number]>>();
+  for (const [term, queryWeight] of terms) {
+    if (!Object.hasOwn(index.postings, term)) continue;
+    const postings = index.postings[term]!;
+    const holding = postings.length / 2;
+    const idf = Math.log(1 + (index.documents - holding + 0.5) / (holding + 0.5));
+    for (let at = 0; at < postings.length; at += 2) {
+      const position = postings[at]!;
+      const count = postings[at + 1]!;
+      const gain = queryWeight * idf * ((count * (saturation + 1)) / (count + saturation));
+      relevance[position] = relevance[position]! + gain;
+      const list = matched.get(position);
+      if (list === undefined) matched.set(position, [[term, gain]]);
+      else list.push([term, gain]);
+    }
+  }
+
+  let best = 0;
+  for (const position of matched.keys()) best = Math.max(best, relevance[position]!);
+  const threshold = Math.max(floor.minimum, floor.relativeToBest * best);
+  const termsNeeded = Math.min(floor.minimumTerms, terms.size);
+  const passing = [...matched.keys()].filter((position) => relevance[position]! >= threshold && matched.get(position)!.length >= termsNeeded);
+  if (passing.length === 0) return [];
+
+  // Today's order and recency among the entries that match: a large bank is not sorted whole.
+  const candidates = passing.map((position) => entries[position]!);
+  const order = rankIn(sortEntries(candidates), candidates);
+  const recency = rankIn(sortEntries(candidates.map(asUndistinguished)).map((item) => item.source), candidates);
+  const last = Math.max(1, candidates.length - 1);
+  const ranked = candidates.map((entry, at) => {
+    const position = passing[at]!;
+    const prominence = prominenceOf(entry, 1 - recency[at]! / last);
+    const feedbackFactor = feedbackFactorOf(options.feedback?.get(entry.contentHash));
+    return {
+      entry,
+      score: relevance[position]! * (1 + prominenceWeight * prominence) * feedbackFactor,
+      relevance: relevance[position]!,
+      prominence,
+      feedbackFactor,
+      matchedTerms: matched
+        .get(position)!
+        .sort((a, b) => b[1] - a[1])
+        .map(([term]) => term),
+      order: order[at]!,
+    };
+  });
+  ranked.sort((a, b) => b.score - a.score || a.order - b.order);
+  return ranked.map(({ order: _order, ...result }) => result);
+}
+
+/** For each of `entries`, its place in `sorted`. */
+function rankIn<T>(sorted: readonly T[], entries: readonly T[]): Int32Array {
+  const places = new Map<T, number>(sorted.map((entry, place) => [entry, place]));
+  return Int32Array.from(entries, (entry) => places.get(entry)!);
+}
+
+// The same entry with nothing to tell it apart from others but its recency (`Last observed`,
+// else file position), so that today's order sorts by recency alone.
+function asUndistinguished<T extends Entry>(entry: T): Entry & { source: T } {
+  return { ...entry, observationCount: 1, confidence: "medium", source: entry };
+}
+
+function prominenceOf(entry: Entry, recency: number): number {
+  const observations = Math.min(1, Math.log(Math.max(1, entry.observationCount)) / Math.log(10));
+  return 0.6 * observations + 0.25 * CONFIDENCE_SCORE[entry.confidence] + 0.15 * recency;
+}
+
+function feedbackFactorOf(feedback: EntryFeedback | undefined): number {
+  if (feedback === undefined) return 1;
+  const votes = feedback.helpful + feedback.unhelpful;
+  if (votes === 0) return 1;
+  return 1 + FEEDBACK_RANGE * ((feedback.helpful - feedback.unhelpful) / (votes + FEEDBACK_PRIOR));
+}

@@ -1,0 +1,68 @@
+import type { Entry } from "@iflow-memory/parser";
+import { tokenizeText } from "./tokenize-text.js";
+
+/** How much a term counts in each field of an entry, and how much a long field is discounted (BM25's b). */
+export interface IndexWeights {
+  name: number;
+  description: number;
+  metadata: number;
+  /** 0: a field's length does not matter; 1: term counts fully normalised by it. */
+  lengthNormalization: number;
+}
+
+export const DEFAULT_INDEX_WEIGHTS: IndexWeights = { name: 3, description: 1, metadata: 0.6, lengthNormalization: 0.75 };
+
+/**
+ * A full-text index of entries, plain JSON so that it can be cached: for each term, the entries
+ * holding it (by their position in the list the index was built from) with the term's weighted,
+ * length-normalised count over name, description and metadata (BM25F's pseudo-frequency).
+ */
+export interface RelevanceIndex {
+  version: 1;
+  documents: number;
+  /** term → [entry position, weighted count, entry position, weighted count, …]. Look up with `Object.hasOwn`. */
+  postings: Record<string, number[]>;
+}
+
+// Bookkeeping lines say when and where an entry was seen, not what it is about: "Feature #018"
+// would otherwise match every query that names a number or a feature.
+const BOOKKEEPING = /^\s*-\s*(?:source|sources|last observed|observation count|observed in|confidence|content-hash|contested with|tags)\s*:.*$/gim;
+
+/**
+ * The text of an entry's metadata that says something about the learning (`Instead:`, `Cost:`,
+ * `Example:` and free lines), without its bookkeeping (source, counts, dates, hash, tags).
+ *
+ * @example
+ * metadataTopicText(entry); // "- Instead: Retry only idempotent methods …"
+ */
+export function metadataTopicText(entry: Pick<Entry, "metadataText">): string {
+  return entry.metadataText.replace(BOOKKEEPING, "");
+}
+
+/**
+ * Builds the index of `entries` (the positions in postings are indexes into this list).
+ *
+ * @example
+ * const index = buildRelevanceIndex(entries);
+ * JSON.parse(JSON.stringify(index)); // the same index: it can be cached
+ */
+export function buildRelevanceIndex(entries: readonly Pick<Entry, "name" | "description" | "metadataText">[], weights: IndexWeights = DEFAULT_INDEX_WEIGHTS): RelevanceIndex {
+  const fields = entries.map((entry) => [tokenizeText(entry.name), tokenizeText(entry.description), tokenizeText(metadataTopicText(entry))] as const);
+  const fieldWeights = [weights.name, weights.description, weights.metadata];
+  const averages = [0, 1, 2].map((field) => Math.max(1, fields.reduce((sum, document) => sum + document[field]!.length, 0) / Math.max(1, fields.length)));
+  const b = weights.lengthNormalization;
+
+  const postings: Record<string, number[]> = Object.create(null) as Record<string, number[]>;
+  fields.forEach((document, position) => {
+    const weighted = new Map<string, number>();
+    document.forEach((terms, field) => {
+      const normalization = 1 - b + (b * terms.length) / averages[field]!;
+      const weight = fieldWeights[field]! / normalization;
+      for (const term of terms) weighted.set(term, (weighted.get(term) ?? 0) + weight);
+    });
+    for (const [term, count] of weighted) {
+      (postings[term] ??= []).push(position, Math.round(count * 1000) / 1000);
+    }
+  });
+  return { version: 1, documents: entries.length, postings };
+}
