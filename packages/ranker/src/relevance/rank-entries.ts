@@ -19,7 +19,7 @@ export interface RankingOptions {
   /**
    * The relevance floor: an entry is ranked only when its relevance is at least `minimum` and at
    * least `relativeToBest` × the best entry's, and it holds at least `minimumTerms` of the
-   * query's terms (fewer when the query has fewer). Below it, an entry does not match the context.
+   * query's terms (at most half of them). Below it, an entry does not match the context.
    */
   floor?: { minimum: number; relativeToBest: number; minimumTerms: number };
   /** How far prominence (observations, confidence, recency) lifts relevance: score = relevance × (1 + weight × prominence). */
@@ -94,7 +94,8 @@ export function rankEntries<T extends Entry>(entries: readonly T[], query: Relev
   let best = 0;
   for (const position of matched.keys()) best = Math.max(best, relevance[position]!);
   const threshold = Math.max(floor.minimum, floor.relativeToBest * best);
-  const termsNeeded = Math.min(floor.minimumTerms, terms.size);
+  // A query of two or three terms is met by one that matches well.
+  const termsNeeded = Math.min(floor.minimumTerms, Math.max(1, Math.floor(terms.size / 2)));
   const passing = [...matched.keys()].filter((position) => relevance[position]! >= threshold && matched.get(position)!.length >= termsNeeded);
   if (passing.length === 0) return [];
 
