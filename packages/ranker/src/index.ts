@@ -5,7 +5,7 @@ export type { BudgetResult } from "./fit-to-budget.js";
 export { CATEGORY_TITLES, formatMemoryBlock } from "./format-memory-block.js";
 export { lastObservedTime } from "./last-observed-time.js";
 export { injectionCandidates, planInjection } from "./plan-injection.js";
-export type { InjectionPlan, InjectionRequest } from "./plan-injection.js";
+export type { InjectionPlan, InjectionRequest, InjectionSource } from "./plan-injection.js";
 export { CATEGORY_PRIORITY, selectEntries } from "./select-entries.js";
 export { sortEntries } from "./sort-entries.js";
 export { checkLessonEffectiveness, INEFFECTIVE_THRESHOLD, summarizeEffectiveness } from "./check-lesson-effectiveness.js";

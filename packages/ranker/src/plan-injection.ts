@@ -7,13 +7,19 @@ import { rankEntries, type RankedEntry, type RankingOptions } from "./relevance/
 import { queryTerms, type RelevanceQuery } from "./relevance/query-terms.js";
 import { selectEntries } from "./select-entries.js";
 
-export interface InjectionRequest {
-  /** The project's entries, files read in the order anti-patterns, patterns, heuristics. */
-  local: readonly Entry[];
-  /** The global store's entries, same file order; [] when the global store is off. */
-  global: readonly Entry[];
-  /** The project's name, to keep its own project-specific global entries. */
-  project: string;
+/** Where an injection chooses from: the files' entries, or what `injectionCandidates` made of them (e.g. cached). */
+export type InjectionSource =
+  | {
+      /** The project's entries, files read in the order anti-patterns, patterns, heuristics. */
+      local: readonly Entry[];
+      /** The global store's entries, same file order; [] when the global store is off. */
+      global: readonly Entry[];
+      /** The project's name, to keep its own project-specific global entries. */
+      project: string;
+    }
+  | { candidates: readonly Entry[] };
+
+export type InjectionRequest = InjectionSource & {
   /** Entries at most; -1 no limit, 0 none. */
   limit: number;
   /** Characters the block may take at most; null: no budget (the original's output). */
@@ -26,7 +32,9 @@ export interface InjectionRequest {
   query?: RelevanceQuery;
   /** Options of `rankEntries`, e.g. a cached index of `injectionCandidates(request)`. */
   ranking?: RankingOptions;
-}
+  /** Content hashes never to choose by relevance, e.g. what this session was given already. */
+  exclude?: ReadonlySet<string>;
+};
 
 export interface InjectionPlan {
   /** The injected entries in selection order (highest priority first); the block groups them by category. */
@@ -41,18 +49,19 @@ export interface InjectionPlan {
 }
 
 /**
- * The whole read path, pure: filter, dedupe, sort, select (with the partner of any contested
- * entry selected), budget and format.
+ * The whole read path, pure: filter, dedupe, then either rank by the query (when it has terms)
+ * or sort and fill by today's rules, add the partner of any contested entry, budget and format.
  *
  * @example
  * const plan = planInjection({ local, global, project: "webshop", limit: 20, maxChars: 9000 });
  * process.stdout.write(plan.block);
  */
 export function planInjection(request: InjectionRequest): InjectionPlan {
-  const candidates = injectionCandidates(request);
+  const candidates = "candidates" in request ? request.candidates : injectionCandidates(request);
   if (request.query !== undefined && queryTerms(request.query, request.ranking?.queryWeights).size > 0) {
     const ranked = rankEntries(candidates, request.query, request.ranking);
-    const chosen = ranked.map((item) => item.entry);
+    const exclude = request.exclude;
+    const chosen = ranked.filter((item) => exclude === undefined || !exclude.has(item.entry.contentHash)).map((item) => item.entry);
     return { ...budgeted(chosen.slice(0, request.limit < 0 ? chosen.length : request.limit), candidates, request.maxChars), ranked };
   }
   return budgeted(selectEntries(candidates, request.limit), candidates, request.maxChars);
@@ -65,7 +74,7 @@ export function planInjection(request: InjectionRequest): InjectionPlan {
  * @example
  * buildRelevanceIndex(injectionCandidates({ local, global, project: "webshop" })); // cacheable with the files
  */
-export function injectionCandidates(request: Pick<InjectionRequest, "local" | "global" | "project">): Entry[] {
+export function injectionCandidates(request: { local: readonly Entry[]; global: readonly Entry[]; project: string }): Entry[] {
   return dedupeEntries([...request.local, ...excludeOtherProjectsEntries(request.global, request.project)]);
 }
 

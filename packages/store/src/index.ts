@@ -1,5 +1,5 @@
 export { configPath, DEFAULT_CONFIG, readConfig, SESSION_EVENTS } from "./read-config.js";
-export type { ConfigRead, MemoryConfig } from "./read-config.js";
+export type { ConfigRead, InjectionRanking, MemoryConfig } from "./read-config.js";
 export { findProjectRoot } from "./find-project-root.js";
 export { readGlobalStore, resolveGlobalStoreDir } from "./read-global-store.js";
 export { knowledgeBankDir, readKnowledgeBank } from "./read-knowledge-bank.js";
@@ -22,7 +22,7 @@ export { StoreError } from "./store-error.js";
 export type { StoreErrorCode } from "./store-error.js";
 export { LOCK_FILE, withStoreLock } from "./with-store-lock.js";
 export type { StoreLockOptions } from "./with-store-lock.js";
-export { prepareSessionInjection } from "./prepare-session-injection.js";
+export { prepareSessionInjection, trackedPlan } from "./prepare-session-injection.js";
 export type { SessionInjection } from "./prepare-session-injection.js";
 export {
   claimCacheRefresh,
@@ -51,3 +51,5 @@ export type { HealthCheck, MemoryStats } from "./diagnose-memory.js";
 export { exportRules, GENERATED_MARKER } from "./export-rules.js";
 export { updateSettingsFile } from "./update-settings-file.js";
 export { isoTimestamp } from "./iso-timestamp.js";
+export { planPromptRecall, planSessionStart, PROMPT_RECALL_MAX_CHARS, readSessionLedger, recordInSessionLedger, SESSION_LEDGER_MAX_AGE_MS, sessionLedgerPath } from "./relevance/index.js";
+export type { SessionPlan } from "./relevance/index.js";

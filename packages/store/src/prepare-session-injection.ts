@@ -1,30 +1,35 @@
-import { planInjection } from "@iflow-memory/ranker";
+import type { Entry } from "@iflow-memory/parser";
+import { buildRelevanceIndex, injectionCandidates, planInjection, type InjectionPlan, type RelevanceIndex } from "@iflow-memory/ranker";
 import { readConfig, type MemoryConfig } from "./read-config.js";
 import { readMemorySources } from "./read-memory-sources.js";
 import type { StoreWarning } from "./store-warning.js";
 import { projectName, type TrackedPlan } from "./write-tracking.js";
 
 /**
- * What a session start injects, worked out from the files alone: the project's config, the
- * memory block and what tracking records of it. Plain data (JSON-serialisable), so the hook
- * can cache it until one of its files changes.
+ * What a session's injections are worked out from, read from the files alone: the project's
+ * config, today's plan, and what relevance ranks (the candidates and their index). Plain data
+ * (JSON-serialisable), so the hooks can cache it until one of its files changes; the query — what
+ * the session or the prompt is about — is applied per session (`planSessionInjection`).
  */
 export interface SessionInjection {
   config: MemoryConfig;
   configWarnings: StoreWarning[];
-  /** An empty block when the config turns injection off or nothing is selected. */
+  /** Today's order: for `memory_injection_ranking: original`, and a session with nothing to rank by. Empty when injection is off. */
   plan: TrackedPlan;
+  /** The entries relevance chooses from and their full-text index; absent when injection is off or nothing ranks by relevance. */
+  ranking?: { candidates: Entry[]; index: RelevanceIndex };
   warnings: StoreWarning[];
 }
 
 /**
  * Reads a project's config, its knowledge bank and (unless the config turns it off) the global
- * store, and plans the injection within the config's limit and character budget.
+ * store; plans today's injection within the config's limit and character budget, and indexes
+ * the candidates for relevance.
  *
  * @example
- * const { config, plan } = await prepareSessionInjection({ projectRoot: "/work/webshop",
+ * const injection = await prepareSessionInjection({ projectRoot: "/work/webshop",
  *   globalStoreDir: "/home/ada/.claude/iflow/memory" });
- * plan.block; // "## Engineering Memory (from knowledge bank)\n\n…"
+ * injection.plan.block; // "## Engineering Memory (from knowledge bank)\n\n…"
  */
 export async function prepareSessionInjection(options: { projectRoot: string; globalStoreDir: string }): Promise<SessionInjection> {
   const { config, warnings: configWarnings } = await readConfig(options.projectRoot);
@@ -32,22 +37,24 @@ export async function prepareSessionInjection(options: { projectRoot: string; gl
     return { config, configWarnings, plan: { block: "", entries: [], sources: { local: 0, global: 0 }, droppedForBudget: 0 }, warnings: [] };
   }
   const sources = await readMemorySources({ ...options, includeGlobal: config.globalEnabled });
-  const plan = planInjection({
-    local: sources.local,
-    global: sources.global,
-    project: projectName(options.projectRoot),
-    limit: config.injectionLimit,
-    maxChars: config.injectionMaxChars,
-  });
+  const candidates = injectionCandidates({ local: sources.local, global: sources.global, project: projectName(options.projectRoot) });
+  const plan = planInjection({ candidates, limit: config.injectionLimit, maxChars: config.injectionMaxChars });
+  const ranks = config.injectionRanking === "relevance" || config.promptRecall;
   return {
     config,
     configWarnings,
-    plan: {
-      block: plan.block,
-      entries: plan.entries.map((entry) => ({ name: entry.name })),
-      sources: plan.sources,
-      droppedForBudget: plan.droppedForBudget,
-    },
+    plan: trackedPlan(plan),
+    ...(ranks ? { ranking: { candidates, index: buildRelevanceIndex(candidates) } } : {}),
     warnings: sources.warnings,
+  };
+}
+
+/** What tracking and the session ledger keep of a plan. */
+export function trackedPlan(plan: InjectionPlan): TrackedPlan {
+  return {
+    block: plan.block,
+    entries: plan.entries.map((entry) => ({ name: entry.name, contentHash: entry.contentHash })),
+    sources: plan.sources,
+    droppedForBudget: plan.droppedForBudget,
   };
 }

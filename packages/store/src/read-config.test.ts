@@ -25,9 +25,18 @@ describe("readConfig", () => {
   });
 
   it("reads every key of the frontmatter and leaves other iflow keys and the body alone", async () => {
-    const text = "---\nworkflow_mode: full\nmemory_injection_enabled: true\nmemory_injection_limit: 7\nmemory_injection_max_chars: 4000\nmemory_injection_events:\n  - startup\n  - compact\nmemory_global_enabled: false\n---\n\n# Notes\nmemory_injection_limit: 99\n";
+    const text = "---\nworkflow_mode: full\nmemory_injection_enabled: true\nmemory_injection_limit: 7\nmemory_injection_max_chars: 4000\nmemory_injection_events:\n  - startup\n  - compact\nmemory_global_enabled: false\nmemory_injection_ranking: Original\nmemory_prompt_recall: off\nmemory_prompt_recall_limit: 2\n---\n\n# Notes\nmemory_injection_limit: 99\n";
     expect(await read(text)).toEqual({
-      config: { injectionEnabled: true, injectionLimit: 7, injectionMaxChars: 4000, injectionEvents: ["startup", "compact"], globalEnabled: false },
+      config: {
+        injectionEnabled: true,
+        injectionLimit: 7,
+        injectionMaxChars: 4000,
+        injectionEvents: ["startup", "compact"],
+        globalEnabled: false,
+        injectionRanking: "original",
+        promptRecall: false,
+        promptRecallLimit: 2,
+      },
       warnings: [],
     });
   });
@@ -36,6 +45,16 @@ describe("readConfig", () => {
     const values = await Promise.all(["true", "True", '"true"', "true # keep it on", "TRUE"].map(async (value) => (await read(`---\nmemory_global_enabled: ${value}\n---\n`)).config.globalEnabled));
     expect(values).toEqual([true, true, true, true, true]);
     expect((await read("---\nmemory_injection_enabled: False # off\n---\n")).config.injectionEnabled).toBe(false);
+  });
+
+  it("reports a ranking or a prompt recall setting it does not know, and uses the default", async () => {
+    expect(await read("---\nmemory_injection_ranking: smart\nmemory_prompt_recall_limit: -1\n---\n")).toEqual({
+      config: DEFAULT_CONFIG,
+      warnings: [
+        { path: ".claude/iflow-dev.local.md", line: 2, message: 'memory_injection_ranking: "smart" is not relevance or original; using the default "relevance"' },
+        { path: ".claude/iflow-dev.local.md", line: 3, message: 'memory_prompt_recall_limit: -1 is not a whole number of 0 or more; using the default 5' },
+      ],
+    });
   });
 
   it("★ accepts -1 as no limit", async () => {

@@ -16,7 +16,16 @@ export interface MemoryConfig {
   injectionEvents: string[];
   /** `memory_global_enabled`: include the global store. */
   globalEnabled: boolean;
+  /** `memory_injection_ranking`: "relevance" ranks by what the session is about; "original" is today's order. */
+  injectionRanking: InjectionRanking;
+  /** `memory_prompt_recall`: the prompt hook adds the entries relevant to each prompt. */
+  promptRecall: boolean;
+  /** `memory_prompt_recall_limit`: entries a prompt adds at most; 0 none. */
+  promptRecallLimit: number;
 }
+
+/** How a session start chooses its entries. */
+export type InjectionRanking = "relevance" | "original";
 
 export const DEFAULT_CONFIG: Readonly<MemoryConfig> = Object.freeze({
   injectionEnabled: true,
@@ -24,6 +33,9 @@ export const DEFAULT_CONFIG: Readonly<MemoryConfig> = Object.freeze({
   injectionMaxChars: 9000,
   injectionEvents: ["startup", "resume", "clear", "fork"],
   globalEnabled: true,
+  injectionRanking: "relevance",
+  promptRecall: true,
+  promptRecallLimit: 5,
 });
 
 export interface ConfigRead {
@@ -128,6 +140,9 @@ function parseConfigText(text: string, path: string, parseDocument: ParseDocumen
     });
   }
   read("memory_global_enabled", "globalEnabled", toBoolean, "true or false");
+  read("memory_injection_ranking", "injectionRanking", toRanking, "relevance or original");
+  read("memory_prompt_recall", "promptRecall", toBoolean, "true or false");
+  read("memory_prompt_recall_limit", "promptRecallLimit", (value) => toInteger(value, 0), "a whole number of 0 or more");
   return { config, warnings };
 }
 
@@ -138,6 +153,11 @@ function toBoolean(value: unknown): boolean | undefined {
   if (["true", "yes", "on"].includes(word)) return true;
   if (["false", "no", "off"].includes(word)) return false;
   return undefined;
+}
+
+function toRanking(value: unknown): InjectionRanking | undefined {
+  const word = typeof value === "string" ? value.trim().toLowerCase() : undefined;
+  return word === "relevance" || word === "original" ? word : undefined;
 }
 
 function toInteger(value: unknown, minimum: number): number | undefined {

@@ -4,7 +4,7 @@ import { makeTempDir } from "@iflow-memory/test-utils";
 import { describe, expect, it } from "vitest";
 import { createTrackingRecord, writeTracking } from "./write-tracking.js";
 
-const plan = { block: "## Engineering Memory (from knowledge bank)\n\n---\n", entries: [{ name: "A" }, { name: "B" }], sources: { local: 1, global: 1 }, droppedForBudget: 3 };
+const plan = { block: "## Engineering Memory (from knowledge bank)\n\n---\n", entries: [{ name: "A", contentHash: "0000000000000001" }, { name: "B", contentHash: "0000000000000002" }], sources: { local: 1, global: 1 }, droppedForBudget: 3 };
 
 describe("createTrackingRecord", () => {
   it("records the original's fields, then ours, with a timestamp to the second", () => {

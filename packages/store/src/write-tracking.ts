@@ -19,7 +19,7 @@ export interface TrackingRecord {
 
 /** What tracking needs of an injection plan (a cached injection keeps just this). */
 export type TrackedPlan = Pick<InjectionPlan, "block" | "sources" | "droppedForBudget"> & {
-  entries: ReadonlyArray<{ name: string }>;
+  entries: ReadonlyArray<{ name: string; contentHash: string }>;
 };
 
 /** The tracking file inside a global store. */

@@ -1,0 +1,62 @@
+import { planInjection, queryTerms, type EntryFeedback, type RelevanceQuery } from "@iflow-memory/ranker";
+import type { SessionInjection } from "../prepare-session-injection.js";
+import { trackedPlan } from "../prepare-session-injection.js";
+import type { TrackedPlan } from "../write-tracking.js";
+
+/** Characters a prompt's recall may add at most: a prompt is a small step, not a new session. */
+export const PROMPT_RECALL_MAX_CHARS = 3000;
+
+/** A plan and how it was chosen. */
+export type SessionPlan = TrackedPlan & { ranking: "relevance" | "original" };
+
+/**
+ * What a session start injects: with `memory_injection_ranking: relevance` and a query that has
+ * terms (the session's signals), the entries relevant to it, best first, within the config's
+ * limit and budget — and none that do not match, even to fill the limit; otherwise today's plan.
+ *
+ * @example
+ * planSessionStart(injection, sessionQuery(await gatherSessionSignals({ projectRoot }))).block;
+ */
+export function planSessionStart(injection: SessionInjection, query: RelevanceQuery | null, options: { feedback?: ReadonlyMap<string, EntryFeedback> } = {}): SessionPlan {
+  const { config, ranking } = injection;
+  if (!config.injectionEnabled || config.injectionRanking !== "relevance" || ranking === undefined || query === null || queryTerms(query).size === 0) {
+    return { ...injection.plan, ranking: "original" };
+  }
+  const plan = planInjection({
+    candidates: ranking.candidates,
+    limit: config.injectionLimit,
+    maxChars: config.injectionMaxChars,
+    query,
+    ranking: { index: ranking.index, ...(options.feedback === undefined ? {} : { feedback: options.feedback }) },
+  });
+  return { ...trackedPlan(plan), ranking: "relevance" };
+}
+
+/**
+ * What a prompt adds: the entries relevant to the prompt that the session has not been given
+ * (`given`), at most `memory_prompt_recall_limit` and `PROMPT_RECALL_MAX_CHARS` characters;
+ * nothing when none clears the relevance floor, or when prompt recall or injection is off.
+ *
+ * @example
+ * planPromptRecall(injection, "why does the embedding call time out?", readSessionLedger(store, id)).block;
+ */
+export function planPromptRecall(
+  injection: SessionInjection,
+  prompt: string,
+  given: ReadonlySet<string>,
+  options: { feedback?: ReadonlyMap<string, EntryFeedback> } = {},
+): TrackedPlan {
+  const { config, ranking } = injection;
+  if (!config.injectionEnabled || !config.promptRecall || config.promptRecallLimit === 0 || ranking === undefined) {
+    return { block: "", entries: [], sources: { local: 0, global: 0 }, droppedForBudget: 0 };
+  }
+  const plan = planInjection({
+    candidates: ranking.candidates,
+    limit: config.promptRecallLimit,
+    maxChars: Math.min(PROMPT_RECALL_MAX_CHARS, config.injectionMaxChars),
+    query: { text: prompt },
+    exclude: given,
+    ranking: { index: ranking.index, ...(options.feedback === undefined ? {} : { feedback: options.feedback }) },
+  });
+  return trackedPlan(plan);
+}

@@ -1,0 +1,62 @@
+import { appendFileSync, mkdirSync, readdirSync, readFileSync, statSync, unlinkSync } from "node:fs";
+import { join } from "node:path";
+
+/** Ledgers of sessions not heard from for this long are removed. */
+export const SESSION_LEDGER_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
+
+const SAFE_ID = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}$/;
+
+/** Where the entries given to one session are listed: the global store's cache, a file per session. */
+export function sessionLedgerPath(globalStoreDir: string, sessionId: string): string {
+  const name = SAFE_ID.test(sessionId) ? sessionId : `x-${Buffer.from(sessionId).toString("hex").slice(0, 120)}`;
+  return join(globalStoreDir, ".cache", "sessions", `${name}.txt`);
+}
+
+/**
+ * The content hashes a session has been given so far (by its start and its prompts); empty for
+ * a session without a ledger or one that cannot be read.
+ *
+ * @example
+ * readSessionLedger(store, "5f0c…").has("184d72236ce876cf"); // true once injected
+ */
+export function readSessionLedger(globalStoreDir: string, sessionId: string): Set<string> {
+  try {
+    const text = readFileSync(sessionLedgerPath(globalStoreDir, sessionId), "utf8");
+    return new Set(text.split("\n").filter((line) => /^[0-9a-f]{16}$/.test(line)));
+  } catch {
+    return new Set();
+  }
+}
+
+/**
+ * Adds content hashes to a session's ledger: one append of whole lines (concurrent writers never
+ * interleave within a line), the folder private. A session's first entry also removes the ledgers
+ * of sessions older than `SESSION_LEDGER_MAX_AGE_MS`. Throws on I/O failure; callers treat it as a
+ * warning (the injection itself is unaffected).
+ *
+ * @example
+ * recordInSessionLedger(store, sessionId, plan.entries.map((entry) => entry.contentHash));
+ */
+export function recordInSessionLedger(globalStoreDir: string, sessionId: string, hashes: readonly string[], now = Date.now()): void {
+  if (hashes.length === 0) return;
+  const path = sessionLedgerPath(globalStoreDir, sessionId);
+  const folder = join(globalStoreDir, ".cache", "sessions");
+  const isNew = statSync(path, { throwIfNoEntry: false }) === undefined;
+  if (isNew) {
+    mkdirSync(folder, { recursive: true, mode: 0o700 });
+    pruneLedgers(folder, now);
+  }
+  appendFileSync(path, `${hashes.join("\n")}\n`, { mode: 0o600 });
+}
+
+function pruneLedgers(folder: string, now: number): void {
+  for (const name of readdirSync(folder)) {
+    const path = join(folder, name);
+    try {
+      const info = statSync(path);
+      if (info.isFile() && now - info.mtimeMs > SESSION_LEDGER_MAX_AGE_MS) unlinkSync(path);
+    } catch {
+      // gone already, or not ours to remove
+    }
+  }
+}
