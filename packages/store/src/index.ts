@@ -51,3 +51,5 @@ export type { HealthCheck, MemoryStats } from "./diagnose-memory.js";
 export { exportRules, GENERATED_MARKER } from "./export-rules.js";
 export { updateSettingsFile } from "./update-settings-file.js";
 export { isoTimestamp } from "./iso-timestamp.js";
+export { DEFAULT_SIGNALS_TIMEOUT_MS, gatherSessionSignals, MAX_CHANGED_FILES } from "./signals/index.js";
+export type { ActiveFeature, GatherSessionSignalsOptions, SessionSignals } from "./signals/index.js";
