@@ -1,0 +1,280 @@
+import { execFileSync } from "node:child_process";
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { basename, delimiter, dirname, join } from "node:path";
+import { dedent, makeTempDir } from "@iflow-memory/test-utils";
+import { describe, expect, it } from "vitest";
+import { gatherSessionSignals, type SessionSignals } from "./gather-session-signals.js";
+
+const GIT_ENV = {
+  ...process.env,
+  GIT_AUTHOR_NAME: "Test",
+  GIT_AUTHOR_EMAIL: "test@example.com",
+  GIT_COMMITTER_NAME: "Test",
+  GIT_COMMITTER_EMAIL: "test@example.com",
+};
+
+function git(cwd: string, ...args: string[]): string {
+  return execFileSync("git", ["-c", "commit.gpgsign=false", "-c", "tag.gpgsign=false", ...args], { cwd, env: GIT_ENV, encoding: "utf8" });
+}
+
+function write(root: string, files: Record<string, string>): void {
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), text);
+  }
+}
+
+/** Writes the files, stages just them and commits. */
+function commit(root: string, message: string, files: Record<string, string>): void {
+  write(root, files);
+  git(root, "add", "--", ...Object.keys(files));
+  git(root, "commit", "-q", "-m", message);
+}
+
+/** A repository on `main` with one commit. */
+function repository(into = makeTempDir()): string {
+  const root = join(into, "semantic-memory");
+  mkdirSync(root);
+  git(root, "init", "-q", "-b", "main");
+  commit(root, "Initial layout", { "a.py": "a\n", "semantic_memory/retry.py": "retry\n", "semantic_memory/embed.py": "embed\n" });
+  return root;
+}
+
+const NO_SIGNALS = { branch: null, changedFiles: [], commitSubjects: [], feature: null, stack: [], skipped: [] } satisfies Omit<SessionSignals, "project">;
+// Generous: a test machine may be loaded; these tests check outcomes, the benchmark measures time.
+const TIMEOUT_MS = 5000;
+
+describe("gatherSessionSignals", () => {
+  it("lists a branch's staged, unstaged, untracked and committed files once each, and its own commit subjects", async () => {
+    const root = repository();
+    git(root, "checkout", "-q", "-b", "fix/embedding-call-timeouts");
+    commit(root, "Retry embedding calls", { "semantic_memory/retry.py": "retry with backoff\n" });
+    git(root, "checkout", "-q", "main");
+    commit(root, "Document the cache", { "docs.md": "cache\n" });
+    git(root, "checkout", "-q", "fix/embedding-call-timeouts");
+    git(root, "merge", "-q", "--no-edit", "--no-ff", "main");
+    commit(root, "Time out embedding calls", { "semantic_memory/timeouts.py": "10 s\n" });
+    write(root, { "staged.py": "new\n" });
+    git(root, "add", "staged.py");
+    write(root, { "a.py": "changed\n", "semantic_memory/retry.py": "retry again\n", "notes/plan.md": "plan\n", "todo.txt": "todo\n" });
+
+    expect(await gatherSessionSignals({ projectRoot: root, timeoutMs: TIMEOUT_MS })).toEqual({
+      ...NO_SIGNALS,
+      project: "semantic-memory",
+      branch: "fix/embedding-call-timeouts",
+      changedFiles: ["a.py", "semantic_memory/retry.py", "staged.py", "notes/", "todo.txt", "semantic_memory/timeouts.py"],
+      commitSubjects: ["Time out embedding calls", "Retry embedding calls"],
+    });
+  });
+
+  it("gives the last 5 commit subjects and the working tree's changes on the default branch", async () => {
+    const root = repository();
+    for (let number = 1; number <= 6; number += 1) commit(root, `Change ${number}`, { [`file${number}.txt`]: `${number}\n` });
+    write(root, { "file6.txt": "changed\n" });
+
+    expect(await gatherSessionSignals({ projectRoot: root, timeoutMs: TIMEOUT_MS })).toEqual({
+      ...NO_SIGNALS,
+      project: "semantic-memory",
+      branch: "main",
+      changedFiles: ["file6.txt"],
+      commitSubjects: ["Change 6", "Change 5", "Change 4", "Change 3", "Change 2"],
+    });
+  });
+
+  it("takes the remote's HEAD for the default branch, its refs packed as a clone leaves them", async () => {
+    const origin = repository();
+    git(origin, "checkout", "-q", "-b", "trunk");
+    commit(origin, "Trunk work", { "trunk.txt": "t\n" });
+    const clone = join(makeTempDir(), "clone");
+    git(dirname(clone), "clone", "-q", origin, clone);
+    git(clone, "checkout", "-q", "-b", "feature/timeouts");
+    commit(clone, "Add timeouts", { "timeouts.py": "t\n" });
+
+    const onBranch = await gatherSessionSignals({ projectRoot: clone, timeoutMs: TIMEOUT_MS });
+    git(clone, "checkout", "-q", "trunk");
+    const onDefault = await gatherSessionSignals({ projectRoot: clone, timeoutMs: TIMEOUT_MS });
+    expect([onBranch, onDefault]).toEqual([
+      { ...NO_SIGNALS, project: "clone", branch: "feature/timeouts", changedFiles: ["timeouts.py"], commitSubjects: ["Add timeouts"] },
+      { ...NO_SIGNALS, project: "clone", branch: "trunk", commitSubjects: ["Trunk work", "Initial layout"] },
+    ]);
+  });
+
+  it("says a folder outside any repository is not a git repository", async () => {
+    const root = makeTempDir();
+    expect(await gatherSessionSignals({ projectRoot: root, timeoutMs: TIMEOUT_MS })).toEqual({ ...NO_SIGNALS, project: basename(root), skipped: ["not a git repository"] });
+  });
+
+  it("has no branch on a detached HEAD but still its changes, and the default's subjects when detached at it", async () => {
+    const root = repository();
+    git(root, "checkout", "-q", "-b", "work");
+    commit(root, "Work in progress", { "work.txt": "w\n" });
+    git(root, "checkout", "-q", "--detach");
+    write(root, { "a.py": "changed\n" });
+    const detachedOnWork = await gatherSessionSignals({ projectRoot: root, timeoutMs: TIMEOUT_MS });
+    git(root, "checkout", "-q", "--detach", "main");
+    const detachedOnMain = await gatherSessionSignals({ projectRoot: root, timeoutMs: TIMEOUT_MS });
+
+    expect([detachedOnWork, detachedOnMain]).toEqual([
+      { ...NO_SIGNALS, project: "semantic-memory", changedFiles: ["a.py", "work.txt"], commitSubjects: ["Work in progress"] },
+      { ...NO_SIGNALS, project: "semantic-memory", changedFiles: ["a.py"], commitSubjects: ["Initial layout"] },
+    ]);
+  });
+
+  it("reads a worktree, whose .git is a file naming its git directory", async () => {
+    const root = repository();
+    const worktree = join(dirname(root), "semantic-memory-timeouts");
+    git(root, "worktree", "add", "-q", "-b", "fix/timeouts", worktree);
+    commit(worktree, "Time out embedding calls", { "semantic_memory/timeouts.py": "10 s\n" });
+    write(worktree, { "semantic_memory/retry.py": "changed\n" });
+
+    expect(readFileSync(join(worktree, ".git"), "utf8")).toMatch(/^gitdir: /);
+    expect(await gatherSessionSignals({ projectRoot: worktree, timeoutMs: TIMEOUT_MS })).toEqual({
+      ...NO_SIGNALS,
+      project: "semantic-memory-timeouts",
+      branch: "fix/timeouts",
+      changedFiles: ["semantic_memory/retry.py", "semantic_memory/timeouts.py"],
+      commitSubjects: ["Time out embedding calls"],
+    });
+  });
+
+  it("keeps paths relative to the repository when the project is a folder inside it, and finds its feature by a changed file", async () => {
+    const root = repository();
+    commit(root, "Add the app", {
+      "apps/memory/package.json": JSON.stringify({ name: "@acme/memory", dependencies: { openai: "^4" } }),
+      "apps/memory/docs/features/034-semantic-memory-retries/spec.md": "# Spec: Retries for embedding calls\n\nEmbedding calls hang when the provider stalls.\n",
+      "apps/memory/docs/features/012-old-cache/spec.md": "# Old cache\n\nDone long ago.\n",
+    });
+    git(root, "checkout", "-q", "-b", "wip");
+    write(root, { "apps/memory/docs/features/034-semantic-memory-retries/design.md": "design\n", "a.py": "changed\n" });
+
+    expect(await gatherSessionSignals({ projectRoot: join(root, "apps/memory"), timeoutMs: TIMEOUT_MS })).toEqual({
+      ...NO_SIGNALS,
+      project: "@acme/memory",
+      branch: "wip",
+      changedFiles: ["a.py", "apps/memory/docs/features/034-semantic-memory-retries/design.md"],
+      feature: { id: "034", slug: "semantic-memory-retries", title: "Retries for embedding calls", summary: "Embedding calls hang when the provider stalls." },
+      stack: ["node", "openai"],
+    });
+  });
+
+  it("finds the feature named by an iflow branch and leaves a stale one alone", async () => {
+    const root = repository();
+    commit(root, "Features", {
+      "docs/features/034-semantic-memory-retries/spec.md": dedent`
+        # Specification: Retries for embedding calls
+
+        **Status:** Draft
+
+        ## Problem
+
+        Embedding calls hang when the provider stalls;
+        every call needs a timeout and a bounded retry.
+      `,
+      "docs/features/035-newest-but-stale/spec.md": "# Newest\n\nNot worked on.\n",
+      "pyproject.toml": '[project]\nname = "semantic-memory"\ndependencies = ["httpx>=0.27", "tenacity"]\n',
+    });
+    git(root, "checkout", "-q", "-b", "feature/034-semantic-memory-retries");
+
+    expect(await gatherSessionSignals({ projectRoot: root, timeoutMs: TIMEOUT_MS })).toEqual({
+      ...NO_SIGNALS,
+      project: "semantic-memory",
+      branch: "feature/034-semantic-memory-retries",
+      feature: {
+        id: "034",
+        slug: "semantic-memory-retries",
+        title: "Retries for embedding calls",
+        summary: "Embedding calls hang when the provider stalls; every call needs a timeout and a bounded retry.",
+      },
+      stack: ["python", "httpx", "tenacity"],
+    });
+  });
+
+  it("reads a repository without commits yet: its branch and untracked files, no subjects", async () => {
+    const root = join(makeTempDir(), "fresh");
+    mkdirSync(root);
+    git(root, "init", "-q", "-b", "main");
+    write(root, { "README.md": "hello\n" });
+
+    expect(await gatherSessionSignals({ projectRoot: root, timeoutMs: TIMEOUT_MS })).toEqual({ ...NO_SIGNALS, project: "fresh", branch: "main", changedFiles: ["README.md"] });
+  });
+
+  it.skipIf(process.platform === "win32")("gives up on a slow git at the budget, killing it and what it started", async () => {
+    const root = repository();
+    git(root, "checkout", "-q", "-b", "fix/timeouts");
+    const bin = makeTempDir();
+    const pids = join(bin, "pids");
+    writeFileSync(join(bin, "git"), `#!/bin/sh\necho $$ >> "${pids}"\nsleep 5 &\necho $! >> "${pids}"\nwait\n`);
+    chmodSync(join(bin, "git"), 0o755);
+
+    const started = Date.now();
+    const signals = await gatherSessionSignals({ projectRoot: root, timeoutMs: 300, env: { ...process.env, PATH: `${bin}${delimiter}${process.env.PATH ?? ""}` } });
+    const elapsed = Date.now() - started;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+
+    expect(signals).toEqual({
+      ...NO_SIGNALS,
+      project: "semantic-memory",
+      branch: "fix/timeouts",
+      skipped: [
+        "git status did not answer within 300 ms; changed files skipped",
+        "git log did not answer within 300 ms; commit subjects and the branch's committed files skipped",
+      ],
+    });
+    expect(elapsed).toBeLessThan(4000); // not the 5 s of the sleep; the benchmark measures the real time
+    const started4 = readFileSync(pids, "utf8").trim().split("\n").map(Number);
+    expect(started4).toHaveLength(4); // two shells, two sleeps
+    expect(started4.filter((pid) => isRunning(pid))).toEqual([]);
+  });
+
+  it("still reads the branch from the files when git is not on PATH", async () => {
+    const root = repository();
+    git(root, "checkout", "-q", "-b", "fix/timeouts");
+
+    expect(await gatherSessionSignals({ projectRoot: root, timeoutMs: TIMEOUT_MS, env: { PATH: makeTempDir() } })).toEqual({
+      ...NO_SIGNALS,
+      project: "semantic-memory",
+      branch: "fix/timeouts",
+      skipped: ["git is not on PATH; changed files and commit subjects skipped"],
+    });
+  });
+
+  it.skipIf(process.platform === "win32")("reports a git that fails with the first line of its error", async () => {
+    const root = repository();
+    const bin = makeTempDir();
+    writeFileSync(join(bin, "git"), "#!/bin/sh\necho \"fatal: detected dubious ownership in repository\" >&2\necho \"more\" >&2\nexit 128\n");
+    chmodSync(join(bin, "git"), 0o755);
+
+    expect(await gatherSessionSignals({ projectRoot: root, timeoutMs: TIMEOUT_MS, env: { PATH: `${bin}${delimiter}${process.env.PATH ?? ""}` } })).toEqual({
+      ...NO_SIGNALS,
+      project: "semantic-memory",
+      branch: "main",
+      skipped: [
+        "git status failed (fatal: detected dubious ownership in repository); changed files skipped",
+        "git log failed (fatal: detected dubious ownership in repository); commit subjects skipped",
+      ],
+    });
+  });
+
+  it("ignores a GIT_DIR inherited from the environment", async () => {
+    const root = repository();
+    write(root, { "a.py": "changed\n" });
+    const other = repository();
+
+    const signals = await gatherSessionSignals({ projectRoot: root, timeoutMs: TIMEOUT_MS, env: { ...process.env, GIT_DIR: join(other, ".git"), GIT_WORK_TREE: other } });
+    expect(signals.changedFiles).toEqual(["a.py"]);
+  });
+});
+
+// Running, not a zombie waiting for a parent that no longer exists to reap it.
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+  } catch {
+    return true;
+  }
+}

@@ -1,0 +1,159 @@
+import { relative, resolve, sep } from "node:path";
+import { projectName } from "../write-tracking.js";
+import { findActiveFeature, type ActiveFeature } from "./find-active-feature.js";
+import { GIT_LOG_FORMAT, parseGitLog } from "./parse-git-log.js";
+import { parseGitStatus } from "./parse-git-status.js";
+import { readGitState, type GitState } from "./read-git-state.js";
+import { readProjectStack } from "./read-project-stack.js";
+import { gitEnvironment, runGit, type GitRun } from "./run-git.js";
+
+/** What a session is about, gathered at its start to rank the knowledge bank's entries. */
+export interface SessionSignals {
+  /** The project's name: package.json / pyproject / Cargo.toml (/ go.mod) name when present, else the root folder's name. */
+  project: string;
+  /** The checked-out branch; `null` without git or on a detached HEAD. */
+  branch: string | null;
+  /**
+   * Changed files, relative to the repository's top folder (which may be above the project
+   * root), deduplicated: staged, unstaged and untracked (an untracked folder as `folder/`),
+   * then those changed by the branch's commits since it left the default branch, newest first.
+   * At most `MAX_CHANGED_FILES`.
+   */
+  changedFiles: string[];
+  /**
+   * Subjects of the branch's own commits since the default branch (newest first, merges left
+   * out, at most 20); on the default branch itself, or when there is none, the last 5 commits'.
+   */
+  commitSubjects: string[];
+  /** The active iflow feature (see `findActiveFeature`), `null` when none is. */
+  feature: ActiveFeature | null;
+  /** Stack markers and dependency names (see `readProjectStack`), at most 40. */
+  stack: string[];
+  /** One line each for what was skipped and why. */
+  skipped: string[];
+}
+
+export interface GatherSessionSignalsOptions {
+  projectRoot: string;
+  /** Git's time budget in milliseconds, from the call; git is killed when it runs out. Default 200. */
+  timeoutMs?: number;
+  /** The environment git runs with (its PATH finds git). Default `process.env`. */
+  env?: Record<string, string | undefined>;
+}
+
+export const DEFAULT_SIGNALS_TIMEOUT_MS = 200;
+export const MAX_CHANGED_FILES = 200;
+export const MAX_BRANCH_SUBJECTS = 20;
+export const DEFAULT_BRANCH_SUBJECTS = 5;
+// The branch's commits read for their files; their subjects are cut to MAX_BRANCH_SUBJECTS.
+const MAX_BRANCH_COMMITS = 50;
+
+/**
+ * The session-start signals of a project, cheap and bounded; never throws, never blocks the
+ * event loop on git, never waits for git past `timeoutMs`.
+ *
+ * - `branch`, the default branch and the repository's top folder are read from the files under
+ *   `.git` (worktrees and submodules, whose `.git` is a file `gitdir: …`, included): no spawn.
+ * - At most two `git` processes, run at once, both killed (with whatever they started) when the
+ *   budget runs out: `git status --porcelain=v1 -z --untracked-files=normal --no-renames
+ *   --ignore-submodules=dirty` (stopped after 200 paths) and one `git log -z --name-only` over
+ *   `<default>..HEAD` (the branch's last 50 commits, merges left out) — or, on the default branch,
+ *   `git log -n 5` for its subjects. Git runs without prompts, optional locks or a pager, in
+ *   the repository found on disk (an inherited `GIT_DIR` is ignored). A git that is slow,
+ *   missing or failing leaves its signals empty and says so in `skipped`.
+ * - `project` and `stack` come from the manifests in the project root (`readProjectStack`), the
+ *   feature from `docs/features/` (`findActiveFeature`), both read with size caps.
+ *
+ * Paths stay relative to the repository's top folder, also when the project root is below it.
+ *
+ * @example
+ * await gatherSessionSignals({ projectRoot: "/work/semantic-memory" });
+ * // { project: "semantic-memory", branch: "fix/embedding-call-timeouts",
+ * //   changedFiles: ["semantic_memory/retry.py", "tests/test_retry.py"],
+ * //   commitSubjects: ["Time out embedding calls after 10 s"], feature: null,
+ * //   stack: ["python", "httpx", "tenacity"], skipped: [] }
+ */
+export async function gatherSessionSignals(options: GatherSessionSignalsOptions): Promise<SessionSignals> {
+  const started = Date.now();
+  const timeoutMs = options.timeoutMs !== undefined && Number.isFinite(options.timeoutMs) && options.timeoutMs >= 0 ? options.timeoutMs : DEFAULT_SIGNALS_TIMEOUT_MS;
+  const projectRoot = resolve(options.projectRoot);
+  const skipped: string[] = [];
+
+  let git: GitState | null = null;
+  try {
+    git = readGitState(projectRoot);
+    if (git === null) skipped.push("not a git repository");
+  } catch (error) {
+    skipped.push(`.git cannot be read (${(error as Error).message}); git signals skipped`);
+  }
+
+  // Started before the files below are read, so that git works while we do.
+  const branchRange = git !== null && git.defaultRef !== null && !git.onDefaultBranch;
+  let statusRun: Promise<GitRun> | null = null;
+  let logRun: Promise<GitRun> | null = null;
+  if (git !== null) {
+    skipped.push(...git.notes);
+    const run = { cwd: git.repositoryRoot, env: gitEnvironment(options.env ?? process.env), deadline: started + timeoutMs };
+    statusRun = runGit(["--no-pager", "status", "--porcelain=v1", "-z", "--untracked-files=normal", "--no-renames", "--ignore-submodules=dirty"], {
+      ...run,
+      maxRecords: MAX_CHANGED_FILES,
+    });
+    if (git.hasCommits) {
+      const log = ["--no-pager", "log", "--no-color", "--no-show-signature", "-z", GIT_LOG_FORMAT];
+      logRun = runGit(
+        branchRange
+          ? [...log, "--no-merges", "--no-renames", "--name-only", "-n", String(MAX_BRANCH_COMMITS), `${git.defaultRef}..HEAD`, "--"]
+          : [...log, "-n", String(DEFAULT_BRANCH_SUBJECTS), "HEAD", "--"],
+        run,
+      );
+    }
+  }
+
+  let project = projectName(projectRoot);
+  let stack: string[] = [];
+  try {
+    const found = readProjectStack(projectRoot);
+    project = found.name ?? project;
+    stack = found.stack;
+    skipped.push(...found.skipped);
+  } catch (error) {
+    skipped.push(`the project's manifests cannot be read (${(error as Error).message}); stack skipped`);
+  }
+
+  const [status, log] = await Promise.all([statusRun, logRun]);
+  const changed = new Set<string>();
+  let commitSubjects: string[] = [];
+  // A git not on PATH is one line, not one per call.
+  const missing = (run: GitRun | null): boolean => run?.ok === false && run.reason === "missing";
+  if (missing(status) || missing(log)) skipped.push("git is not on PATH; changed files and commit subjects skipped");
+  if (status?.ok === true) for (const file of parseGitStatus(completeRecords(status))) changed.add(file);
+  else if (status?.ok === false && !missing(status)) skipped.push(`${describeFailure("git status", status, timeoutMs)}; changed files skipped`);
+  if (log?.ok === true) {
+    const commits = parseGitLog(completeRecords(log));
+    commitSubjects = commits.map((commit) => commit.subject).slice(0, branchRange ? MAX_BRANCH_SUBJECTS : DEFAULT_BRANCH_SUBJECTS);
+    if (branchRange) for (const file of commits.flatMap((commit) => commit.files)) changed.add(file);
+  } else if (log?.ok === false && !missing(log)) {
+    skipped.push(`${describeFailure("git log", log, timeoutMs)}; ${branchRange ? "commit subjects and the branch's committed files" : "commit subjects"} skipped`);
+  }
+  const changedFiles = [...changed].slice(0, MAX_CHANGED_FILES);
+
+  let feature: ActiveFeature | null = null;
+  try {
+    const projectPrefix = git === null ? "" : relative(git.repositoryRoot, projectRoot).split(sep).join("/");
+    feature = findActiveFeature({ projectRoot, branch: git?.branch ?? null, changedFiles, projectPrefix: projectPrefix === "" ? "" : `${projectPrefix}/` });
+  } catch (error) {
+    skipped.push(`docs/features cannot be read (${(error as Error).message}); feature skipped`);
+  }
+
+  return { project, branch: git?.branch ?? null, changedFiles, commitSubjects, feature, stack, skipped };
+}
+
+// Output cut short (git stopped early) ends inside a record: keep the records before it.
+function completeRecords(run: Extract<GitRun, { ok: true }>): string {
+  return run.truncated ? run.stdout.slice(0, run.stdout.lastIndexOf("\0") + 1) : run.stdout;
+}
+
+function describeFailure(command: string, run: Extract<GitRun, { ok: false }>, timeoutMs: number): string {
+  if (run.reason === "timeout") return `${command} did not answer within ${timeoutMs} ms`;
+  return `${command} failed (${run.message})`;
+}

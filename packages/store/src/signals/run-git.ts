@@ -1,0 +1,131 @@
+/** What one `git` call gave: its output, or why there is none. */
+export type GitRun =
+  | { ok: true; stdout: string; truncated: boolean }
+  | { ok: false; reason: "timeout" | "missing" | "failed"; message: string };
+
+export interface RunGitOptions {
+  /** The repository's top folder. */
+  cwd: string;
+  /** The whole environment of the child (see `gitEnvironment`). */
+  env: Record<string, string | undefined>;
+  /** `Date.now()` value at which git is killed and the call answers `timeout`. */
+  deadline: number;
+  /** Output past this many bytes is not read: git is stopped and the output so far returned. */
+  maxOutputBytes?: number;
+  /** With `-z` output: stop git once this many NUL-terminated records have arrived. */
+  maxRecords?: number;
+}
+
+const DEFAULT_MAX_OUTPUT_BYTES = 1024 * 1024;
+
+/**
+ * The environment a read-only git call runs with: never prompts, never takes the index lock to
+ * refresh it, never pages, and the repository is the one found on disk (`cwd`), not one named by
+ * an inherited `GIT_DIR` (a hook run from inside a git hook would otherwise read another one).
+ *
+ * @example
+ * gitEnvironment({ PATH: "/usr/bin", GIT_DIR: "/x/.git" });
+ * // { PATH: "/usr/bin", GIT_OPTIONAL_LOCKS: "0", GIT_TERMINAL_PROMPT: "0", GIT_PAGER: "cat", PAGER: "cat" }
+ */
+export function gitEnvironment(env: Record<string, string | undefined>): Record<string, string | undefined> {
+  const result: Record<string, string | undefined> = {};
+  for (const [key, value] of Object.entries(env)) {
+    if (["GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR", "GIT_PREFIX", "GIT_NAMESPACE"].includes(key)) continue;
+    result[key] = value;
+  }
+  return { ...result, GIT_OPTIONAL_LOCKS: "0", GIT_TERMINAL_PROMPT: "0", GIT_PAGER: "cat", PAGER: "cat" };
+}
+
+/**
+ * Runs `git` asynchronously, never past `deadline`: at the deadline git and everything it started
+ * (its whole process group) are killed with SIGKILL and the call answers `timeout` at once. Never
+ * throws; a git that is not on PATH answers `missing`, one that exits non-zero `failed` with the
+ * first line of its stderr.
+ *
+ * @example
+ * await runGit(["status", "--porcelain=v1", "-z"], { cwd: "/work/webshop", env: gitEnvironment(process.env), deadline: Date.now() + 200 });
+ * // { ok: true, stdout: " M src/cart.ts\0", truncated: false }
+ */
+export async function runGit(args: readonly string[], options: RunGitOptions): Promise<GitRun> {
+  if (Date.now() >= options.deadline) return { ok: false, reason: "timeout", message: "no time left" };
+  // Loaded here, not at the top: most users of this package never spawn anything.
+  const { spawn } = await import("node:child_process");
+  const maxOutputBytes = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
+  const maxRecords = options.maxRecords ?? Number.POSITIVE_INFINITY;
+  const ownGroup = process.platform !== "win32";
+
+  return new Promise<GitRun>((resolve) => {
+    let settled = false;
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let records = 0;
+    let stderr = "";
+
+    let child: ReturnType<typeof spawn>;
+    try {
+      child = spawn("git", args, {
+        cwd: options.cwd,
+        env: options.env,
+        stdio: ["ignore", "pipe", "pipe"],
+        // Its own process group, so that a kill reaches what it started (a wrapper script's children).
+        detached: ownGroup,
+        windowsHide: true,
+      });
+    } catch (error) {
+      resolve({ ok: false, reason: "failed", message: (error as Error).message });
+      return;
+    }
+
+    const stop = (): void => {
+      try {
+        if (ownGroup && child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
+        else child.kill("SIGKILL");
+      } catch {
+        // already gone
+      }
+      // A grandchild that escaped the kill may hold the pipes open; they must not keep us waiting.
+      child.stdout?.destroy();
+      child.stderr?.destroy();
+    };
+    const finish = (result: GitRun): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve(result);
+    };
+    const output = (): string => Buffer.concat(chunks, size).toString("utf8");
+
+    const timer = setTimeout(() => {
+      stop();
+      finish({ ok: false, reason: "timeout", message: "did not answer in time" });
+    }, Math.max(0, options.deadline - Date.now()));
+
+    child.stdout?.on("data", (chunk: Buffer) => {
+      if (settled) return;
+      chunks.push(chunk);
+      size += chunk.length;
+      if (maxRecords !== Number.POSITIVE_INFINITY) {
+        for (let index = chunk.indexOf(0); index !== -1; index = chunk.indexOf(0, index + 1)) records += 1;
+      }
+      if (size >= maxOutputBytes || records >= maxRecords) {
+        stop();
+        finish({ ok: true, stdout: output(), truncated: true });
+      }
+    });
+    child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
+      if (stderr.length < 4096) stderr += chunk;
+    });
+    child.on("error", (error: NodeJS.ErrnoException) => {
+      stop();
+      finish(error.code === "ENOENT" ? { ok: false, reason: "missing", message: "git is not on PATH" } : { ok: false, reason: "failed", message: error.message });
+    });
+    child.on("close", (code, signal) => {
+      if (code === 0) {
+        finish({ ok: true, stdout: output(), truncated: false });
+        return;
+      }
+      const firstLine = stderr.split("\n").find((line) => line.trim() !== "")?.trim();
+      finish({ ok: false, reason: "failed", message: firstLine ?? (signal === null ? `exited with ${code}` : `killed by ${signal}`) });
+    });
+  });
+}
