@@ -54,6 +54,8 @@ const LAYOUT_FOLDERS = new Set(["src", "lib", "libs", "dist", "build", "out", "p
 // A file's folders tell less about it than its own name does.
 const FOLDER_FACTOR = 0.5;
 
+// A default branch says nothing of the work on it.
+const DEFAULT_BRANCHES = new Set(["main", "master", "develop", "development", "trunk", "HEAD"]);
 // Conventional branch prefixes name the kind of change, not its topic.
 const BRANCH_TYPE = /^(?:feature|feat|fix|bugfix|hotfix|chore|docs|refactor|test|tests|release|perf|ci|build|style|wip|dev)\//i;
 
@@ -75,7 +77,7 @@ export function queryTerms(query: RelevanceQuery, weights: QueryWeights = DEFAUL
     }
   };
   add(query.text, weights.text);
-  add(query.branch?.replace(BRANCH_TYPE, ""), weights.branch);
+  if (query.branch !== null && query.branch !== undefined && !DEFAULT_BRANCHES.has(query.branch)) add(query.branch.replace(BRANCH_TYPE, ""), weights.branch);
   for (const file of query.changedFiles ?? []) {
     const slash = file.lastIndexOf("/");
     add(file.slice(slash + 1), weights.changedFiles);

@@ -1,6 +1,6 @@
 import { planInjection, queryTerms, type EntryFeedback, type RelevanceQuery } from "@iflow-memory/ranker";
-import type { SessionInjection } from "../prepare-session-injection.js";
-import { trackedPlan } from "../prepare-session-injection.js";
+import { trackedPlan, type SessionInjection } from "../prepare-session-injection.js";
+import type { SessionSignals } from "../signals/index.js";
 import type { TrackedPlan } from "../write-tracking.js";
 
 /** Characters a prompt's recall may add at most: a prompt is a small step, not a new session. */
@@ -59,4 +59,21 @@ export function planPromptRecall(
     ranking: { index: ranking.index, ...(options.feedback === undefined ? {} : { feedback: options.feedback }) },
   });
   return trackedPlan(plan);
+}
+
+/**
+ * The relevance query of a session start: what its signals say it is about.
+ *
+ * @example
+ * sessionQuery(await gatherSessionSignals({ projectRoot }));
+ * // { branch: "fix/embedding-call-timeouts", changedFiles: ["semantic_memory/retry.py"], … }
+ */
+export function sessionQuery(signals: SessionSignals): RelevanceQuery {
+  return {
+    branch: signals.branch,
+    changedFiles: signals.changedFiles,
+    commitSubjects: signals.commitSubjects,
+    feature: signals.feature === null ? null : { title: signals.feature.title, summary: signals.feature.summary },
+    stack: signals.stack,
+  };
 }
