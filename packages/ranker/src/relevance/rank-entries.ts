@@ -18,14 +18,24 @@ export interface RankingOptions {
   saturation?: number;
   /**
    * The relevance floor: an entry is ranked only when its relevance is at least `minimum` and at
-   * least `relativeToBest` × the best entry's, and it holds at least `minimumTerms` of the
-   * query's terms (at most half of them). Below it, an entry does not match the context.
+   * least `relativeToBest` × the best entry's, it holds at least `minimumTerms` of the query's
+   * terms (at most half of them), and those terms make up at least `minimumCoverage` of the
+   * query's weight (each term weighted by how rare it is in the bank; a term the bank never uses
+   * counts as the rarest). Below it, an entry does not match the context: a query about things
+   * the bank never speaks of (a CSS grid, a docker image) covers little of any entry.
    */
-  floor?: { minimum: number; relativeToBest: number; minimumTerms: number };
+  floor?: RelevanceFloor;
   /** How far prominence (observations, confidence, recency) lifts relevance: score = relevance × (1 + weight × prominence). */
   prominenceWeight?: number;
   /** Feedback by content hash. */
   feedback?: ReadonlyMap<string, EntryFeedback>;
+}
+
+export interface RelevanceFloor {
+  minimum: number;
+  relativeToBest: number;
+  minimumTerms: number;
+  minimumCoverage: number;
 }
 
 export interface RankedEntry<T extends Entry = Entry> {
@@ -40,11 +50,13 @@ export interface RankedEntry<T extends Entry = Entry> {
   feedbackFactor: number;
   /** The query's terms (stemmed) that the entry holds, strongest first. */
   matchedTerms: string[];
+  /** 0–1: the share of the query's weight (by rarity) that the matched terms carry. */
+  coverage: number;
 }
 
 export const DEFAULT_RANKING = {
   saturation: 1.2,
-  floor: { minimum: 2.5, relativeToBest: 0.2, minimumTerms: 2 },
+  floor: { minimum: 2.5, relativeToBest: 0.2, minimumTerms: 2, minimumCoverage: 0.1 },
   prominenceWeight: 0.3,
 } as const;
 
@@ -74,17 +86,25 @@ export function rankEntries<T extends Entry>(entries: readonly T[], query: Relev
   const prominenceWeight = options.prominenceWeight ?? DEFAULT_RANKING.prominenceWeight;
 
   const relevance = new Float64Array(entries.length);
+  const covered = new Float64Array(entries.length);
   const matched = new Map<number, Array<[string, number]>>();
-  for (const [term, queryWeight] of terms) {
+  const rarest = Math.log(1 + (index.documents + 0.5) / 0.5);
+  let queryWeight = 0;
+  for (const [term, weight] of terms) {
+    if (!Object.hasOwn(index.postings, term)) queryWeight += weight * rarest;
+  }
+  for (const [term, weight] of terms) {
     if (!Object.hasOwn(index.postings, term)) continue;
     const postings = index.postings[term]!;
     const holding = postings.length / 2;
     const idf = Math.log(1 + (index.documents - holding + 0.5) / (holding + 0.5));
+    queryWeight += weight * idf;
     for (let at = 0; at < postings.length; at += 2) {
       const position = postings[at]!;
       const count = postings[at + 1]!;
-      const gain = queryWeight * idf * ((count * (saturation + 1)) / (count + saturation));
+      const gain = weight * idf * ((count * (saturation + 1)) / (count + saturation));
       relevance[position] = relevance[position]! + gain;
+      covered[position] = covered[position]! + weight * idf;
       const list = matched.get(position);
       if (list === undefined) matched.set(position, [[term, gain]]);
       else list.push([term, gain]);
@@ -96,19 +116,27 @@ export function rankEntries<T extends Entry>(entries: readonly T[], query: Relev
   const threshold = Math.max(floor.minimum, floor.relativeToBest * best);
   // A query of two or three terms is met by one that matches well.
   const termsNeeded = Math.min(floor.minimumTerms, Math.max(1, Math.floor(terms.size / 2)));
-  const passing = [...matched.keys()].filter((position) => relevance[position]! >= threshold && matched.get(position)!.length >= termsNeeded);
+  const passing = [...matched.keys()].filter(
+    (position) => relevance[position]! >= threshold && matched.get(position)!.length >= termsNeeded && covered[position]! >= floor.minimumCoverage * queryWeight,
+  );
   if (passing.length === 0) return [];
 
-  // Today's order and recency among the entries that match: a large bank is not sorted whole.
-  const candidates = passing.map((position) => entries[position]!);
+  // Today's order and recency among the entries that match at all (over the floor or not, so
+  // that the floor decides only what is left out): a large bank is not sorted whole.
+  const matching = [...matched.keys()];
+  const candidates = matching.map((position) => entries[position]!);
   const order = rankIn(sortEntries(candidates), candidates);
   const recency = rankIn(sortEntries(candidates.map(asUndistinguished)).map((item) => item.source), candidates);
   const last = Math.max(1, candidates.length - 1);
-  const ranked = candidates.map((entry, at) => {
-    const position = passing[at]!;
+  const passes = new Set(passing);
+  const ranked = [];
+  for (let at = 0; at < matching.length; at++) {
+    const position = matching[at]!;
+    if (!passes.has(position)) continue;
+    const entry = candidates[at]!;
     const prominence = prominenceOf(entry, 1 - recency[at]! / last);
     const feedbackFactor = feedbackFactorOf(options.feedback?.get(entry.contentHash));
-    return {
+    ranked.push({
       entry,
       score: relevance[position]! * (1 + prominenceWeight * prominence) * feedbackFactor,
       relevance: relevance[position]!,
@@ -118,9 +146,10 @@ export function rankEntries<T extends Entry>(entries: readonly T[], query: Relev
         .get(position)!
         .sort((a, b) => b[1] - a[1])
         .map(([term]) => term),
+      coverage: covered[position]! / queryWeight,
       order: order[at]!,
-    };
-  });
+    });
+  }
   ranked.sort((a, b) => b.score - a.score || a.order - b.order);
   return ranked.map(({ order: _order, ...result }) => result);
 }
