@@ -5,17 +5,13 @@ import type { AddressInfo, Socket } from "node:net";
 import { createRequire } from "node:module";
 import { delimiter, dirname, join } from "node:path";
 
-/**
- * Runs the real Claude Code CLI (the devDependency `@anthropic-ai/claude-code`) against a mock
- * of the Anthropic Messages API on 127.0.0.1, and records what the model would have received.
- *
- * ```ts
- * const api = await startMockMessagesApi();
- * const run = await runClaude({ api, home, cwd: project, prompt: "hello" });
- * hookContextText(run.requests, "SessionStart"); // "## Engineering Memory (from knowledge bank)\n…"
- * await api.close();
- * ```
- */
+// Runs the real Claude Code CLI (the devDependency `@anthropic-ai/claude-code`) against a mock
+// of the Anthropic Messages API on 127.0.0.1, and records what the model would have received:
+//
+//   const api = await startMockMessagesApi();
+//   const run = await runClaude({ api, home, cwd: project, prompt: "hello" });
+//   hookContextText(run.requests, "SessionStart"); // "## Engineering Memory (from knowledge bank)\n…"
+//   await api.close();
 
 /** A block of an assistant reply the mock sends: text, or a call of one of Claude Code's tools. */
 export type MockContentBlock =
