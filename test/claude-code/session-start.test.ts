@@ -1,0 +1,63 @@
+import { execFileSync } from "node:child_process";
+import { cpSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { CLI_BIN, HOOK_BIN, makeTempDir, REPO_ROOT, runNode } from "@iflow-memory/test-utils";
+import { describe, expect, it, onTestFinished } from "vitest";
+import { type ClaudeRun, DEFAULT_REPLY_TEXT, hookContextText, type MockMessagesApi, runClaude, startMockMessagesApi } from "./harness.js";
+
+/** A temporary HOME, a git repository holding a copy of the demo project, and the mock API. */
+async function workspace() {
+  const base = makeTempDir("iflow-memory-claude-");
+  const home = join(base, "home");
+  mkdirSync(home);
+  const project = join(base, "demo-project");
+  cpSync(join(REPO_ROOT, "examples/demo-project"), project, { recursive: true });
+  execFileSync("git", ["init", "--quiet"], { cwd: project });
+  const api = await startMockMessagesApi();
+  onTestFinished(() => api.close());
+  return { home, project, api };
+}
+
+/** The memory block the hook gives this project's session start when run by itself (in another HOME). */
+async function memoryBlock(project: string): Promise<string> {
+  const stdin = JSON.stringify({ session_id: "s1", cwd: project, hook_event_name: "SessionStart", source: "startup" });
+  const result = await runNode(HOOK_BIN, [], { stdin, env: { HOME: makeTempDir(), IFLOW_MEMORY_HOOK_CACHE: "0" } });
+  return (JSON.parse(result.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
+}
+
+/** Runs a `claude` subcommand that must succeed (no prompt, no request to the API). */
+async function claude(api: MockMessagesApi, home: string, cwd: string, args: string[]): Promise<void> {
+  const run = await runClaude({ api, home, cwd, args });
+  expect({ args, code: run.code, stderr: run.stderr }).toEqual({ args, code: 0, stderr: "" });
+  expect(run.requests).toEqual([]);
+}
+
+async function expectMemoryReachedTheModel(run: ClaudeRun, project: string): Promise<void> {
+  expect({ code: run.code, isError: run.result?.is_error, reply: run.result?.result }).toEqual({ code: 0, isError: false, reply: DEFAULT_REPLY_TEXT });
+  const block = await memoryBlock(project);
+  expect(block.startsWith("## Engineering Memory (from knowledge bank)\n\n### Anti-Patterns to Avoid\n### Anti-Pattern: Mocking the Database in Integration Tests\n")).toBe(true);
+  expect(block).toContain("\n### Heuristic: Reproduce Before You Fix\n");
+  expect(hookContextText(run.requests, "SessionStart")?.slice(0, block.length)).toBe(block);
+}
+
+describe("the SessionStart hook, in a real Claude Code session", () => {
+  it("gives the model the project's memory once `iflow-memory setup claude` has registered it", async () => {
+    const { home, project, api } = await workspace();
+    const setup = await runNode(CLI_BIN, ["setup", "claude"], { env: { HOME: home } });
+    expect([setup.code, setup.stdout.startsWith(`Added the SessionStart hook to ${home}/.claude/settings.json:`)]).toEqual([0, true]);
+    await expectMemoryReachedTheModel(await runClaude({ api, home, cwd: project, prompt: "hello" }), project);
+  });
+
+  it("gives the model the project's memory once the plugin is installed from this repository's marketplace", async () => {
+    const { home, project, api } = await workspace();
+    await claude(api, home, project, ["plugin", "marketplace", "add", REPO_ROOT]);
+    await claude(api, home, project, ["plugin", "install", "iflow-memory@iflow-memory"]);
+    await expectMemoryReachedTheModel(await runClaude({ api, home, cwd: project, prompt: "hello" }), project);
+  });
+
+  it("gives the model no memory when neither is installed", async () => {
+    const { home, project, api } = await workspace();
+    const run = await runClaude({ api, home, cwd: project, prompt: "hello" });
+    expect([run.code, run.result?.result, hookContextText(run.requests, "SessionStart")]).toEqual([0, DEFAULT_REPLY_TEXT, null]);
+  });
+});
