@@ -5,7 +5,7 @@ describe("queryTerms", () => {
   it("weighs each term by the strongest part of the query it occurs in", () => {
     expect(
       Object.fromEntries(queryTerms({ branch: "fix/embedding-call-timeouts", changedFiles: ["semantic_memory/retry.py"], commitSubjects: ["Retry embedding calls"] })),
-    ).toEqual({ embed: 1, call: 1, timeout: 1, retri: 0.6, py: 0.5, semant: 0.25, memori: 0.25 });
+    ).toEqual({ embed: 1, call: 1, timeout: 1, retri: 0.8, py: 0.3, semant: 0.15, memori: 0.15 });
   });
 
   it("drops the branch's type prefix and the folders that only say where a file is kept", () => {

@@ -36,10 +36,10 @@ export interface QueryWeights {
 export const DEFAULT_QUERY_WEIGHTS: QueryWeights = {
   text: 1,
   branch: 1,
-  changedFiles: 0.5,
-  commitSubjects: 0.6,
+  changedFiles: 0.3,
+  commitSubjects: 0.8,
   featureTitle: 1,
-  featureSummary: 0.5,
+  featureSummary: 0.3,
   phase: 0.3,
   stack: 0.2,
 };
@@ -64,7 +64,7 @@ const BRANCH_TYPE = /^(?:feature|feat|fix|bugfix|hotfix|chore|docs|refactor|test
  *
  * @example
  * queryTerms({ branch: "fix/embedding-call-timeouts", changedFiles: ["semantic_memory/retry.py"] });
- * // Map { "embed" => 1, "call" => 1, "timeout" => 1, "retri" => 0.5, "py" => 0.5, "semant" => 0.25, "memori" => 0.25 }
+ * // Map { "embed" => 1, "call" => 1, "timeout" => 1, "retri" => 0.3, "py" => 0.3, "semant" => 0.15, "memori" => 0.15 }
  */
 export function queryTerms(query: RelevanceQuery, weights: QueryWeights = DEFAULT_QUERY_WEIGHTS): Map<string, number> {
   const terms = new Map<string, number>();

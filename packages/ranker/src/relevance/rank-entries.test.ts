@@ -7,10 +7,18 @@ const retries = makeEntry({ name: "Retry Embedding Calls With Backoff", descript
 const hooks = makeEntry({ name: "Keep Session Hooks Fast", description: "A slow session-start hook delays every session; measure its start-up.", category: "heuristics" });
 const reviews = makeEntry({ name: "Small Pull Requests", description: "Small pull requests are reviewed faster and more carefully.", category: "heuristics" });
 const entries = [retries, hooks, reviews];
+// A floor for a bank of a handful of entries (the default is set for real banks of hundreds).
+const floor = { minimum: 1, relativeToBest: 0.2, minimumTerms: 1, minimumCoverage: 0.1 };
 
 describe("rankEntries", () => {
+  it("leaves out an entry that holds too small a share of the query's weight (a query mostly about what the bank never mentions)", () => {
+    const query = { text: "embedding css grid pricing mobile overflow" };
+    expect(rankEntries(entries, query, { floor: { ...floor, minimumCoverage: 0 } }).map((item) => item.entry.name)).toEqual(["Retry Embedding Calls With Backoff"]);
+    expect(rankEntries(entries, query, { floor: { ...floor, minimumCoverage: 0.3 } })).toEqual([]);
+  });
+
   it("ranks the entries that match the query, best first, with the matched terms and the parts of the score", () => {
-    const ranked = rankEntries(entries, { branch: "fix/embedding-call-timeouts", changedFiles: ["semantic_memory/retry.py"] });
+    const ranked = rankEntries(entries, { branch: "fix/embedding-call-timeouts", changedFiles: ["semantic_memory/retry.py"] }, { floor });
     expect(ranked.map((item) => [item.entry.name, item.matchedTerms])).toEqual([["Retry Embedding Calls With Backoff", ["embed", "call", "timeout", "retri"]]]);
     const [top] = ranked;
     expect(top!.score).toBeCloseTo(top!.relevance * (1 + 0.3 * top!.prominence) * top!.feedbackFactor, 10);
@@ -18,7 +26,7 @@ describe("rankEntries", () => {
   });
 
   it("ranks nothing for a query that no entry matches over the floor, or for an empty query", () => {
-    expect(rankEntries(entries, { text: "update the CSS grid on the pricing page" })).toEqual([]);
+    expect(rankEntries(entries, { text: "update the CSS grid on the pricing page" }, { floor })).toEqual([]);
     expect(rankEntries(entries, {})).toEqual([]);
     expect(rankEntries([], { text: "retry" })).toEqual([]);
   });
@@ -26,8 +34,8 @@ describe("rankEntries", () => {
   it("lets the proven entry win between equally relevant ones", () => {
     const once = makeEntry({ name: "Flaky Retry A", description: "Retry flaky network calls.", filePosition: 1 });
     const often = makeEntry({ name: "Flaky Retry B", description: "Retry flaky network calls!", observationCount: 6, confidence: "high", filePosition: 2 });
-    const ranked = rankEntries([...entries, once, often], { text: "retry flaky network calls" });
-    expect(ranked.map((item) => item.entry.name)).toEqual(["Flaky Retry B", "Flaky Retry A"]);
+    const ranked = rankEntries([...entries, once, often], { text: "retry flaky network calls" }, { floor });
+    expect(ranked.map((item) => item.entry.name).slice(0, 2)).toEqual(["Flaky Retry B", "Flaky Retry A"]);
     expect(ranked[0]!.relevance).toBeCloseTo(ranked[1]!.relevance, 10);
   });
 
@@ -35,25 +43,25 @@ describe("rankEntries", () => {
     const a = makeEntry({ name: "Retry A", description: "Retry flaky network calls.", filePosition: 2 });
     const b = makeEntry({ name: "Retry B", description: "Retry flaky network calls!", filePosition: 1 });
     const query = { text: "retry flaky network calls" };
-    expect(rankEntries([...entries, a, b], query).map((item) => item.entry.name)).toEqual(["Retry A", "Retry B"]);
-    const unhelpful = new Map([[a.contentHash, { helpful: 0, unhelpful: 4 }]]);
-    expect(rankEntries([...entries, a, b], query, { feedback: unhelpful }).map((item) => item.entry.name)).toEqual(["Retry B", "Retry A"]);
-    const helpful = new Map([[b.contentHash, { helpful: 3, unhelpful: 0 }]]);
-    expect(rankEntries([...entries, a, b], query, { feedback: helpful }).map((item) => item.entry.name)).toEqual(["Retry B", "Retry A"]);
+    const names = (feedback?: Map<string, { helpful: number; unhelpful: number }>) =>
+      rankEntries([...entries, a, b], query, { floor, ...(feedback === undefined ? {} : { feedback }) }).map((item) => item.entry.name).slice(0, 2);
+    expect(names()).toEqual(["Retry A", "Retry B"]);
+    expect(names(new Map([[a.contentHash, { helpful: 0, unhelpful: 4 }]]))).toEqual(["Retry B", "Retry A"]);
+    expect(names(new Map([[b.contentHash, { helpful: 3, unhelpful: 0 }]]))).toEqual(["Retry B", "Retry A"]);
   });
 
   it("gives the same ranking with a prebuilt index, also after a JSON round trip (a cache)", () => {
     const query = { text: "slow session start hook" };
     const index = JSON.parse(JSON.stringify(buildRelevanceIndex(entries))) as ReturnType<typeof buildRelevanceIndex>;
-    expect(rankEntries(entries, query, { index })).toEqual(rankEntries(entries, query));
-    expect(rankEntries(entries, query).map((item) => item.entry.name)).toEqual(["Keep Session Hooks Fast"]);
+    expect(rankEntries(entries, query, { index, floor })).toEqual(rankEntries(entries, query, { floor }));
+    expect(rankEntries(entries, query, { floor }).map((item) => item.entry.name)).toEqual(["Keep Session Hooks Fast"]);
   });
 
   it("is not fooled by terms that are names of Object.prototype", () => {
-    expect(rankEntries(entries, { text: "constructor toString __proto__ hasOwnProperty" })).toEqual([]);
+    expect(rankEntries(entries, { text: "constructor toString __proto__ hasOwnProperty" }, { floor })).toEqual([]);
   });
 
   it("does not count an entry's bookkeeping (source, counts, dates) as its topic", () => {
-    expect(rankEntries(entries, { text: "feature source observation" })).toEqual([]);
+    expect(rankEntries(entries, { text: "feature source observation" }, { floor })).toEqual([]);
   });
 });

@@ -56,7 +56,7 @@ export interface RankedEntry<T extends Entry = Entry> {
 
 export const DEFAULT_RANKING = {
   saturation: 1.2,
-  floor: { minimum: 2.5, relativeToBest: 0.2, minimumTerms: 2, minimumCoverage: 0.1 },
+  floor: { minimum: 6, relativeToBest: 0.1, minimumTerms: 1, minimumCoverage: 0.1 },
   prominenceWeight: 0.3,
 } as const;
 

@@ -10,7 +10,7 @@ export interface IndexWeights {
   lengthNormalization: number;
 }
 
-export const DEFAULT_INDEX_WEIGHTS: IndexWeights = { name: 3, description: 1, metadata: 0.6, lengthNormalization: 0.75 };
+export const DEFAULT_INDEX_WEIGHTS: IndexWeights = { name: 1.5, description: 1, metadata: 0.6, lengthNormalization: 0.75 };
 
 /**
  * A full-text index of entries, plain JSON so that it can be cached: for each term, the entries

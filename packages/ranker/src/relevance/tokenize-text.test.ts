@@ -7,7 +7,7 @@ describe("tokenizeText", () => {
   });
 
   it("splits camelCase and PascalCase identifiers and keeps the whole identifier too", () => {
-    expect(tokenizeText("AskUserQuestion")).toEqual(["askuserquest", "ask", "user", "question"]);
+    expect(tokenizeText("AskUserQuestion")).toEqual(["askuserquest", "user", "question"]);
     expect(tokenizeText("parseHTTPResponse")).toEqual(["parsehttprespons", "pars", "http", "respons"]);
   });
 
