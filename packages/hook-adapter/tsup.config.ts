@@ -23,6 +23,7 @@ export default defineConfig([
   {
     entry: {
       "session-start": "src/bin/session-start.ts",
+      "user-prompt-submit": "src/bin/user-prompt-submit.ts",
       "session-start-prepare": "src/bin/session-start-prepare.ts",
       "session-start-aside": "src/bin/session-start-aside.ts",
     },

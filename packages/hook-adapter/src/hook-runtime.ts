@@ -11,6 +11,7 @@ import {
   SETTLE_MS,
   writeCachedInjection,
   type SessionInjection,
+  type SessionSignals,
   type StoreWarning,
 } from "@iflow-memory/store";
 import { readStdin, type HookInput } from "./read-stdin.js";
@@ -44,6 +45,11 @@ export interface HookIO {
    * session start then finds the injection cached.
    */
   refreshInBackground?: (options: InjectionSources) => void;
+  /**
+   * What the session is about, for relevance: the store's `gatherSessionSignals` (git, the active
+   * feature, the stack). Absent: the store's, with its 200 ms budget for git.
+   */
+  gatherSignals?: (projectRoot: string) => Promise<SessionSignals>;
   /** Also invalidates the cache, e.g. the stamp of the running bundle (a new build, a new cache). */
   cacheSalt?: string;
   stdin: HookInput;

@@ -3,7 +3,8 @@ import { join } from "node:path";
 import { claimCacheRefresh, injectionCachePath, prepareSessionInjection, type SessionInjection } from "@iflow-memory/store";
 import { makeTempDir } from "@iflow-memory/test-utils";
 import { describe, expect, it, vi } from "vitest";
-import { IN_PROCESS_MAX_BYTES, refreshCachedInjection, runSessionStartHook, type HookIO, type InjectionSources } from "./run-session-start-hook.js";
+import { IN_PROCESS_MAX_BYTES, refreshCachedInjection, type HookIO, type InjectionSources } from "./hook-runtime.js";
+import { runSessionStartHook } from "./run-session-start-hook.js";
 
 const ENTRY = "### Pattern: Small Steps\nCommit often.\n";
 

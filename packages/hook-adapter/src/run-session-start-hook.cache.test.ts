@@ -3,7 +3,8 @@ import { join } from "node:path";
 import { injectionCachePath, prepareSessionInjection } from "@iflow-memory/store";
 import { makeTempDir } from "@iflow-memory/test-utils";
 import { describe, expect, it, vi } from "vitest";
-import { runSessionStartHook, type HookIO } from "./run-session-start-hook.js";
+import type { HookIO } from "./hook-runtime.js";
+import { runSessionStartHook } from "./run-session-start-hook.js";
 
 function setup(): { projectRoot: string; home: string; storeDir: string } {
   const base = makeTempDir();
@@ -82,8 +83,10 @@ describe("runSessionStartHook (injection cache)", () => {
     expect(await start(projectRoot, home)).toEqual({ context: good.context, prepared: 1 });
   });
 
-  it("sets no timer when stdin is there at once and the injection is cached, and one when it must wait", async () => {
+  it("sets no timer when stdin is there at once and the injection is cached, and one when it must wait (today's order: no git to wait for)", async () => {
     const { projectRoot, home } = setup();
+    mkdirSync(join(projectRoot, ".claude"));
+    writeFileSync(join(projectRoot, ".claude/iflow-dev.local.md"), "---\nmemory_injection_ranking: original\n---\n");
     await start(projectRoot, home);
     const setTimer = vi.spyOn(globalThis, "setTimeout");
     try {

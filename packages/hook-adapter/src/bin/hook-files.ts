@@ -1,12 +1,12 @@
 import { statSync } from "node:fs";
 import { join } from "node:path";
-import type { prepareSessionInjection } from "@iflow-memory/store";
-import type { PrepareInjection } from "../run-session-start-hook.js";
+import type { prepareSessionInjection, SessionInjection } from "@iflow-memory/store";
+import type { InjectionSources, PrepareInjection } from "../hook-runtime.js";
 
-// The hook is three files side by side. session-start.cjs reads stdin, the cache and prints;
-// the parser, ranker and YAML library live in session-start-prepare.cjs, loaded only when the
-// cached injection is stale; session-start-aside.cjs runs that preparation in a worker thread
-// or a background process when the memory files are large.
+// The hooks are small files side by side. session-start.cjs and user-prompt-submit.cjs read
+// stdin, the cache and print; the parser and YAML library live in session-start-prepare.cjs,
+// loaded only when the cached injection is stale; session-start-aside.cjs runs that preparation
+// in a worker thread or a background process when the memory files are large.
 const PREPARE_BUNDLE = join(__dirname, "session-start-prepare.cjs");
 export const ASIDE_BUNDLE = join(__dirname, "session-start-aside.cjs");
 
@@ -22,4 +22,27 @@ export function bundleStamp(): string {
   } catch {
     return "";
   }
+}
+
+// worker_threads and child_process are loaded only here: most hook runs need neither.
+/** Works the injection out in a worker thread, which the hook's deadline can stop waiting for. */
+export function prepareInWorker(sources: InjectionSources): Promise<SessionInjection> {
+  const { Worker } = require("node:worker_threads") as typeof import("node:worker_threads");
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(ASIDE_BUNDLE, { workerData: sources });
+    worker.once("message", (injection: SessionInjection) => resolve(injection));
+    worker.once("error", reject);
+    worker.once("exit", (code) => reject(new Error(`the worker reading the memory files stopped with exit code ${code}`)));
+  });
+}
+
+/**
+ * Starts a process that caches the injection for the next hook run. Detached and holding none of
+ * the hook's stdio: whatever waits for the hook (its exit, or its output closing) does not wait for it.
+ */
+export function refreshInBackground(sources: InjectionSources): void {
+  const { spawn } = require("node:child_process") as typeof import("node:child_process");
+  const child = spawn(process.execPath, [ASIDE_BUNDLE, sources.projectRoot, sources.globalStoreDir], { detached: true, stdio: "ignore", windowsHide: true });
+  child.on("error", () => undefined);
+  child.unref();
 }

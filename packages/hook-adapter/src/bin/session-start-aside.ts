@@ -3,7 +3,7 @@
 // stops waiting at its deadline. As a process (argv: project root, global store), it caches the
 // injection for the next session start; the hook starts it when its deadline ended the wait.
 import { isMainThread, parentPort, workerData } from "node:worker_threads";
-import { refreshCachedInjection, type InjectionSources } from "../run-session-start-hook.js";
+import { refreshCachedInjection, type InjectionSources } from "../hook-runtime.js";
 import { bundleStamp, prepareHere } from "./hook-files.js";
 
 if (!isMainThread && parentPort !== null) {

@@ -1,0 +1,34 @@
+import { planPromptRecall, readSessionLedger } from "@iflow-memory/store";
+import { cachedInjection, hookSources, reportWarnings, runHook, type HookIO } from "./hook-runtime.js";
+import { recordInjection } from "./record-injection.js";
+
+/**
+ * Claude Code's UserPromptSubmit hook: for each prompt, the entries relevant to it that the
+ * session has not been given yet (its ledger in the global store's cache), at most
+ * `memory_prompt_recall_limit` (5) and 3,000 characters, as
+ * `{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":…}}`; nothing
+ * at all when no entry clears the relevance floor — most prompts add nothing. Fail-open, with the
+ * same deadline and cache as the SessionStart hook.
+ *
+ * @example
+ * await runUserPromptSubmitHook({ prepare: prepareSessionInjection, stdin: process.stdin,
+ *   stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() });
+ */
+export function runUserPromptSubmitHook(io: HookIO): Promise<0> {
+  return runHook(io, "the prompt goes on without memory", async ({ input, problems, waiting }) => {
+    if (typeof input.hook_event_name === "string" && input.hook_event_name !== "UserPromptSubmit") {
+      problems.push(`called for ${input.hook_event_name}, not UserPromptSubmit; nothing injected`);
+      return "";
+    }
+    if (typeof input.prompt !== "string" || input.prompt.trim() === "") return "";
+    const sources = await hookSources(io, input);
+    const injection = await cachedInjection(io, sources, waiting);
+    reportWarnings(injection.configWarnings, problems);
+    const given = typeof input.session_id === "string" && input.session_id !== "" ? readSessionLedger(sources.globalStoreDir, input.session_id) : new Set<string>();
+    const plan = planPromptRecall(injection, input.prompt, given);
+    if (plan.block === "") return "";
+    reportWarnings(injection.warnings, problems);
+    await recordInjection(io, sources, input, plan, "prompt", problems);
+    return `${JSON.stringify({ hookSpecificOutput: { hookEventName: "UserPromptSubmit", additionalContext: plan.block } })}\n`;
+  });
+}
