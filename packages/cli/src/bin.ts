@@ -9,7 +9,14 @@ const argv = process.argv.slice(2);
 // Built only where it is used: reading process.stdin opens it, and the bundle opens stdin itself.
 const cliIO = () => ({ argv, stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() });
 
-if (argv.length === 2 && argv[0] === "hook" && argv[1] === "session-start") {
+if (argv.length === 2 && argv[0] === "hook" && argv[1] === "user-prompt-submit") {
+  const bundle = fileURLToPath(new URL("../../hook-adapter/dist/user-prompt-submit.cjs", import.meta.url));
+  if (existsSync(bundle)) createRequire(import.meta.url)(bundle);
+  else {
+    const code = await (await import("./run.js")).run(cliIO());
+    process.stdout.write("", () => process.exit(code));
+  }
+} else if (argv.length === 2 && argv[0] === "hook" && argv[1] === "session-start") {
   // The standalone hook bundle, when it is installed beside the CLI (as in this repository): the
   // same hook, faster to start, and reading large memory files in a worker so that its deadline
   // holds. It reads stdin, prints and exits by itself. Else the hook runs here, in this thread.

@@ -18,6 +18,7 @@ export interface InjectOptions {
   tracking: boolean;
   json?: boolean;
   verbose?: boolean;
+  query?: string;
 }
 
 /** `iflow-memory inject`: the memory block (or the selected entries as JSON) on stdout. */
@@ -36,7 +37,9 @@ export async function injectCommand(options: InjectOptions, io: CliIO): Promise<
     globalStoreDir,
     includeGlobal: options.globalStore !== undefined || config.globalEnabled,
     limit: options.limit ?? config.injectionLimit,
-    maxChars: options.maxChars ?? null,
+    // With a query, the block the hooks would give: the config's budget unless one is asked for.
+    maxChars: options.maxChars ?? (options.query === undefined ? null : config.injectionMaxChars),
+    ...(options.query === undefined ? {} : { query: { text: options.query } }),
     tracking: options.tracking ? { now: (io.now ?? (() => new Date()))() } : null,
   });
 

@@ -1,4 +1,4 @@
-import { runSessionStartHook } from "@iflow-memory/hook-adapter";
+import { runSessionStartHook, runUserPromptSubmitHook } from "@iflow-memory/hook-adapter";
 import { prepareSessionInjection } from "@iflow-memory/store";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { RuntimeError, UsageError } from "./errors.js";
@@ -6,6 +6,7 @@ import { injectCommand, type InjectOptions } from "./inject-command.js";
 import { registerLessonsCommands } from "./lessons-commands.js";
 import { registerManageCommands } from "./manage-commands.js";
 import { registerPromoteCommand } from "./promote-command.js";
+import { searchCommand, type SearchOptions } from "./search-command.js";
 import { registerSetupCommand } from "./setup-command.js";
 import type { CliIO } from "./io.js";
 
@@ -66,7 +67,19 @@ function buildProgram(io: CliIO, setExitCode: (code: number) => void): Command {
     .option("--no-tracking", "do not write .last-injection.json")
     .option("--json", "print the selected entries as JSON instead of markdown")
     .option("--verbose", "also report files in the knowledge bank that are not read")
+    .option("--query <text>", "only the entries relevant to this context, best first, as the hooks choose them (relevance floor included)")
     .action(async (options: InjectOptions) => setExitCode(await injectCommand(options, io)));
+
+  program
+    .command("search")
+    .description("local and global entries ranked for a query, best first (the hooks' ranking, relevance floor included)")
+    .argument("<query...>", "what to search for")
+    .option("--project-root <dir>", "the project (default: the nearest folder above the current one with .git or docs/knowledge-bank)")
+    .option("--global-store <dir>", "the global store (default: $IFLOW_MEMORY_HOME, else ~/.claude/iflow/memory)")
+    .option("--limit <n>", "results at most; -1 all", (value) => parseInteger(value, -1, "--limit"), 10)
+    .option("--json", "print the results as a JSON array in rank order")
+    .option("--explain", "also show why: the matched terms and the parts of the score")
+    .action(async (words: string[], options: SearchOptions) => setExitCode(await searchCommand(words, options, io)));
 
   registerPromoteCommand(program, io, setExitCode);
   registerManageCommands(program, io, setExitCode);
@@ -78,6 +91,10 @@ function buildProgram(io: CliIO, setExitCode: (code: number) => void): Command {
     .command("session-start")
     .description("Claude Code SessionStart hook: reads the hook JSON on stdin, prints additionalContext; never blocks a session")
     .action(async () => setExitCode(await runSessionStartHook({ ...io, prepare: prepareSessionInjection })));
+  hook
+    .command("user-prompt-submit")
+    .description("Claude Code UserPromptSubmit hook: adds the entries relevant to the prompt that the session has not been given; never blocks a prompt")
+    .action(async () => setExitCode(await runUserPromptSubmitHook({ ...io, prepare: prepareSessionInjection })));
 
   return program;
 }

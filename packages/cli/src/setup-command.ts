@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { addSessionStartHook, removeSessionStartHook } from "@iflow-memory/hook-adapter";
+import { addSessionStartHook, removeSessionStartHook, type HookEvent } from "@iflow-memory/hook-adapter";
 import { updateSettingsFile } from "@iflow-memory/store";
 import { Command } from "commander";
 import type { CliIO } from "./io.js";
@@ -16,25 +16,40 @@ export function registerSetupCommand(program: Command, io: CliIO, setExitCode: (
     .command("setup")
     .description("install iflow-memory into an agent")
     .command("claude")
-    .description("add the SessionStart hook to Claude Code's settings (~/.claude/settings.json, or the project's with --project)")
+    .description("add the SessionStart and UserPromptSubmit hooks to Claude Code's settings (~/.claude/settings.json, or the project's with --project)")
     .option("--project <dir>", "install into DIR/.claude/settings.json instead of your user settings")
-    .option("--command <command>", "the hook command to register (default: node and the standalone hook bundle)")
+    .option("--command <command>", "the SessionStart command to register, and no prompt hook (default: node and the standalone hook bundles)")
     .option("--uninstall", "remove the hook instead")
     .option("--dry-run", "print the resulting settings; change nothing")
     .action(async (options: { project?: string; command?: string; uninstall?: boolean; dryRun?: boolean }) => {
       const home = io.env.HOME !== undefined && io.env.HOME !== "" ? io.env.HOME : homedir();
       const path = options.project === undefined ? join(home, ".claude", "settings.json") : join(resolve(io.cwd, options.project), ".claude", "settings.json");
-      const command = options.command ?? defaultHookCommand();
+      // --command names the SessionStart command; the prompt hook is then that command's sibling only when it is ours.
+      const commands: Array<[HookEvent, string]> = [
+        ["SessionStart", options.command ?? defaultHookCommand("session-start")],
+        ...(options.command === undefined ? [["UserPromptSubmit", defaultHookCommand("user-prompt-submit")] as [HookEvent, string]] : []),
+      ];
       const result = await updateSettingsFile(
         path,
         (settings) => {
           if (options.uninstall === true) {
-            const removed = removeSessionStartHook(settings);
-            return { settings: removed.settings, changed: removed.outcome === "removed", message: removed.outcome === "removed" ? `Removed the iflow-memory SessionStart hook from ${path}.` : `No iflow-memory hook in ${path}; nothing changed.` };
+            let current = settings;
+            const removed: string[] = [];
+            for (const event of ["SessionStart", "UserPromptSubmit"] as const) {
+              const change = removeSessionStartHook(current, event);
+              current = change.settings;
+              if (change.outcome === "removed") removed.push(event);
+            }
+            return { settings: current, changed: removed.length > 0, message: removed.length > 0 ? `Removed the iflow-memory ${removed.join(" and ")} hook${removed.length > 1 ? "s" : ""} from ${path}.` : `No iflow-memory hook in ${path}; nothing changed.` };
           }
-          const added = addSessionStartHook(settings, command);
-          const message = { added: `Added the SessionStart hook to ${path}:\n  ${command}`, updated: `Updated the SessionStart hook in ${path}:\n  ${command}`, unchanged: `Already installed in ${path}; nothing changed.` }[added.outcome];
-          return { settings: added.settings, changed: added.outcome !== "unchanged", message };
+          let current = settings;
+          const lines: string[] = [];
+          for (const [event, command] of commands) {
+            const added = addSessionStartHook(current, command, 10, event);
+            current = added.settings;
+            if (added.outcome !== "unchanged") lines.push(`${added.outcome === "added" ? "Added" : "Updated"} the ${event} hook ${added.outcome === "added" ? "to" : "in"} ${path}:\n  ${command}`);
+          }
+          return { settings: current, changed: lines.length > 0, message: lines.length > 0 ? lines.join("\n") : `Already installed in ${path}; nothing changed.` };
         },
         { dryRun: options.dryRun === true },
       );
@@ -45,8 +60,8 @@ export function registerSetupCommand(program: Command, io: CliIO, setExitCode: (
 }
 
 // The standalone hook bundle (fastest) when it is installed beside the CLI, else the CLI itself.
-function defaultHookCommand(): string {
-  const bundle = fileURLToPath(new URL("../../hook-adapter/dist/session-start.cjs", import.meta.url));
+function defaultHookCommand(hook: "session-start" | "user-prompt-submit"): string {
+  const bundle = fileURLToPath(new URL(`../../hook-adapter/dist/${hook}.cjs`, import.meta.url));
   if (existsSync(bundle)) return `node "${bundle}"`;
-  return `node "${fileURLToPath(new URL("./bin.js", import.meta.url))}" hook session-start`;
+  return `node "${fileURLToPath(new URL("./bin.js", import.meta.url))}" hook ${hook}`;
 }

@@ -4,10 +4,17 @@
  * session-start script is never taken for ours.
  */
 export function isIflowMemoryHook(command: unknown): boolean {
-  if (typeof command !== "string" || !/session-start/.test(command)) return false;
+  if (typeof command !== "string" || !/session-start|user-prompt-submit/.test(command)) return false;
   // iflow-memory named in the command, or this repository's own layout (a checkout of any name).
-  return /iflow-memory/.test(command) || /hook-adapter[\\/]+dist[\\/]+session-start\.cjs/.test(command) || /cli[\\/]+dist[\\/]+bin\.js"?\s+hook\s+session-start/.test(command);
+  return (
+    /iflow-memory/.test(command) ||
+    /hook-adapter[\\/]+dist[\\/]+(?:session-start|user-prompt-submit)\.cjs/.test(command) ||
+    /cli[\\/]+dist[\\/]+bin\.js"?\s+hook\s+(?:session-start|user-prompt-submit)/.test(command)
+  );
 }
+
+/** The Claude Code hook events iflow-memory registers. */
+export type HookEvent = "SessionStart" | "UserPromptSubmit";
 
 export interface SettingsChange {
   settings: Record<string, unknown>;
@@ -24,9 +31,9 @@ export interface SettingsChange {
  * addSessionStartHook({ hooks: { PreToolUse: [...] } }, 'node "/opt/iflow-memory/session-start.cjs"');
  * // { settings: { hooks: { PreToolUse: [...], SessionStart: [{ hooks: [{ type: "command", command: "node …", timeout: 10 }] }] } }, outcome: "added" }
  */
-export function addSessionStartHook(settings: Record<string, unknown>, command: string, timeoutSeconds = 10): SettingsChange {
+export function addSessionStartHook(settings: Record<string, unknown>, command: string, timeoutSeconds = 10, event: HookEvent = "SessionStart"): SettingsChange {
   const hooks = isObject(settings.hooks) ? settings.hooks : {};
-  const groups = Array.isArray(hooks.SessionStart) ? (hooks.SessionStart as unknown[]) : [];
+  const groups = Array.isArray(hooks[event]) ? (hooks[event] as unknown[]) : [];
   const ours = { type: "command", command, timeout: timeoutSeconds };
   let outcome: SettingsChange["outcome"] = "added";
   const updatedGroups = groups.map((group) => {
@@ -40,8 +47,8 @@ export function addSessionStartHook(settings: Record<string, unknown>, command: 
       }),
     };
   });
-  const SessionStart = outcome === "added" ? [...updatedGroups, { hooks: [ours] }] : updatedGroups;
-  return { settings: { ...settings, hooks: { ...hooks, SessionStart } }, outcome };
+  const eventGroups = outcome === "added" ? [...updatedGroups, { hooks: [ours] }] : updatedGroups;
+  return { settings: { ...settings, hooks: { ...hooks, [event]: eventGroups } }, outcome };
 }
 
 /**
@@ -50,18 +57,18 @@ export function addSessionStartHook(settings: Record<string, unknown>, command: 
  * @example
  * removeSessionStartHook(settings).outcome; // "removed"
  */
-export function removeSessionStartHook(settings: Record<string, unknown>): { settings: Record<string, unknown>; outcome: "removed" | "absent" } {
+export function removeSessionStartHook(settings: Record<string, unknown>, event: HookEvent = "SessionStart"): { settings: Record<string, unknown>; outcome: "removed" | "absent" } {
   const hooks = isObject(settings.hooks) ? settings.hooks : {};
-  if (!Array.isArray(hooks.SessionStart)) return { settings, outcome: "absent" };
+  if (!Array.isArray(hooks[event])) return { settings, outcome: "absent" };
   let removed = false;
-  const SessionStart = (hooks.SessionStart as unknown[]).flatMap((group) => {
+  const eventGroups = (hooks[event] as unknown[]).flatMap((group) => {
     if (!isObject(group) || !Array.isArray(group.hooks)) return [group];
     const kept = group.hooks.filter((hook: unknown) => !(isObject(hook) && isIflowMemoryHook(hook.command)));
     if (kept.length === group.hooks.length) return [group];
     removed = true;
     return kept.length === 0 ? [] : [{ ...group, hooks: kept }];
   });
-  return removed ? { settings: { ...settings, hooks: { ...hooks, SessionStart } }, outcome: "removed" } : { settings, outcome: "absent" };
+  return removed ? { settings: { ...settings, hooks: { ...hooks, [event]: eventGroups } }, outcome: "removed" } : { settings, outcome: "absent" };
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -4,5 +4,5 @@ export { runSessionStartHook } from "./run-session-start-hook.js";
 export { runUserPromptSubmitHook } from "./run-user-prompt-submit-hook.js";
 export type { HookInput } from "./read-stdin.js";
 export { addSessionStartHook, isIflowMemoryHook, removeSessionStartHook } from "./add-session-start-hook.js";
-export type { SettingsChange } from "./add-session-start-hook.js";
+export type { HookEvent, SettingsChange } from "./add-session-start-hook.js";
 export { descriptorIO } from "./descriptor-io.js";

@@ -52,6 +52,7 @@ export { exportRules, GENERATED_MARKER } from "./export-rules.js";
 export { updateSettingsFile } from "./update-settings-file.js";
 export { isoTimestamp } from "./iso-timestamp.js";
 export { planPromptRecall, planSessionStart, PROMPT_RECALL_MAX_CHARS, sessionQuery, readSessionLedger, recordInSessionLedger, SESSION_LEDGER_MAX_AGE_MS, sessionLedgerPath } from "./relevance/index.js";
-export type { SessionPlan } from "./relevance/index.js";
+export { searchMemory } from "./relevance/index.js";
+export type { SearchMemoryOptions, SessionPlan } from "./relevance/index.js";
 export { DEFAULT_SIGNALS_TIMEOUT_MS, gatherSessionSignals, MAX_CHANGED_FILES } from "./signals/index.js";
 export type { ActiveFeature, GatherSessionSignalsOptions, SessionSignals } from "./signals/index.js";

@@ -1,4 +1,4 @@
-import { planInjection, type InjectionPlan } from "@iflow-memory/ranker";
+import { planInjection, type InjectionPlan, type RelevanceQuery } from "@iflow-memory/ranker";
 import { readMemorySources } from "./read-memory-sources.js";
 import type { StoreWarning } from "./store-warning.js";
 import { createTrackingRecord, projectName, trackingPath, writeTracking } from "./write-tracking.js";
@@ -11,6 +11,8 @@ export interface InjectMemoryOptions {
   limit: number;
   /** Characters the block may take at most; null: no budget. */
   maxChars: number | null;
+  /** What the session is about: only the entries relevant to it, over the relevance floor. Absent: today's order. */
+  query?: RelevanceQuery;
   /** Write `.last-injection.json` when something is selected; null: don't. */
   tracking: { now: Date; event?: string | undefined } | null;
 }
@@ -41,6 +43,7 @@ export async function injectMemory(options: InjectMemoryOptions): Promise<Inject
     project,
     limit: options.limit,
     maxChars: options.maxChars,
+    ...(options.query === undefined ? {} : { query: options.query }),
   });
   const warnings = [...sources.warnings];
   if (options.tracking !== null && plan.entries.length > 0) {
