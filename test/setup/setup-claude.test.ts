@@ -4,14 +4,20 @@ import { CLI_BIN, makeTempDir, REPO_ROOT, runNode } from "@iflow-memory/test-uti
 import { describe, expect, it } from "vitest";
 
 const HOOK = `node "${join(REPO_ROOT, "packages/hook-adapter/dist/session-start.cjs")}"`;
+const PROMPT_HOOK = `node "${join(REPO_ROOT, "packages/hook-adapter/dist/user-prompt-submit.cjs")}"`;
 const setup = (home: string, args: string[] = []) => runNode(CLI_BIN, ["setup", "claude", ...args], { env: { HOME: home } });
 
 describe("iflow-memory setup claude", () => {
   it("creates ~/.claude/settings.json with the SessionStart hook when there is none, and does nothing the second time", async () => {
     const home = makeTempDir();
     const first = await setup(home);
-    expect(first).toMatchObject({ code: 0, stdout: `Added the SessionStart hook to ${home}/.claude/settings.json:\n  ${HOOK}\n` });
-    expect(JSON.parse(readFileSync(join(home, ".claude/settings.json"), "utf8"))).toEqual({ hooks: { SessionStart: [{ hooks: [{ type: "command", command: HOOK, timeout: 10 }] }] } });
+    expect(first).toMatchObject({
+      code: 0,
+      stdout: `Added the SessionStart hook to ${home}/.claude/settings.json:\n  ${HOOK}\nAdded the UserPromptSubmit hook to ${home}/.claude/settings.json:\n  ${PROMPT_HOOK}\n`,
+    });
+    expect(JSON.parse(readFileSync(join(home, ".claude/settings.json"), "utf8"))).toEqual({
+      hooks: { SessionStart: [{ hooks: [{ type: "command", command: HOOK, timeout: 10 }] }], UserPromptSubmit: [{ hooks: [{ type: "command", command: PROMPT_HOOK, timeout: 10 }] }] },
+    });
     const second = await setup(home);
     expect([second.code, second.stdout]).toEqual([0, `Already installed in ${home}/.claude/settings.json; nothing changed.\n`]);
     expect(existsSync(join(home, ".claude/settings.json.iflow-memory.bak"))).toBe(false);
@@ -32,6 +38,7 @@ describe("iflow-memory setup claude", () => {
       hooks: {
         PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "guard.sh" }] }],
         SessionStart: [{ hooks: [{ type: "command", command: "hello.sh" }] }, { hooks: [{ type: "command", command: HOOK, timeout: 10 }] }],
+        UserPromptSubmit: [{ hooks: [{ type: "command", command: PROMPT_HOOK, timeout: 10 }] }],
       },
     });
     await setup(home, ["--uninstall"]);

@@ -1,3 +1,5 @@
+import { buildRelevanceIndex } from "@iflow-memory/ranker";
+import { hashContent } from "@iflow-memory/parser";
 import { chmodSync, existsSync, mkdirSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { makeTempDir } from "@iflow-memory/test-utils";
@@ -106,19 +108,31 @@ describe("claimCacheRefresh", () => {
 });
 
 describe("prepareSessionInjection", () => {
-  it("plans the injection with the config's limit and budget and keeps only what tracking needs of each entry", async () => {
+  it("plans today's injection with the config's limit and budget, keeps only what tracking needs of each entry, and indexes the candidates for relevance", async () => {
     const sources = project();
-    expect(await prepareSessionInjection(sources)).toEqual({
-      config: { injectionEnabled: true, injectionLimit: 20, injectionMaxChars: 9000, injectionEvents: ["startup", "resume", "clear", "fork"], globalEnabled: true },
+    const injection = await prepareSessionInjection(sources);
+    expect({ ...injection, ranking: injection.ranking?.candidates.map((entry) => entry.name) }).toEqual({
+      config: {
+        injectionEnabled: true,
+        injectionLimit: 20,
+        injectionMaxChars: 9000,
+        injectionEvents: ["startup", "resume", "clear", "fork"],
+        globalEnabled: true,
+        injectionRanking: "relevance",
+        promptRecall: true,
+        promptRecallLimit: 5,
+      },
       configWarnings: [],
       plan: {
         block: "## Engineering Memory (from knowledge bank)\n\n### Patterns to Follow\n### Pattern: Small Steps\nCommit often.\n- Observation count: 2\n\n---\n",
-        entries: [{ name: "Small Steps" }],
+        entries: [{ name: "Small Steps", contentHash: hashContent("Commit often.") }],
         sources: { local: 1, global: 0 },
         droppedForBudget: 0,
       },
+      ranking: ["Small Steps"],
       warnings: [],
     });
+    expect(injection.ranking?.index).toEqual(buildRelevanceIndex(injection.ranking!.candidates));
   });
 
   it("reads no entry at all when the config turns injection off", async () => {
