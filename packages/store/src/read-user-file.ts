@@ -17,8 +17,9 @@ export interface UserFileOptions {
  * thread: only a regular file (after following symbolic links), and never more than
  * `maxBytes`. A FIFO, a device, a socket or a directory is skipped with a warning naming what
  * it is, without waiting on it; a missing file is `{ missing: true }`; nothing throws. The
- * waits are libuv's, so a caller's deadline can end them (a file on a mount that stopped
- * answering holds one of libuv's threads, not the caller's).
+ * waits are libuv's, so a caller's deadline can end them: a file on a mount that stopped
+ * answering holds one of libuv's threads, not the caller's (though no process can exit while
+ * one of its threads waits on the kernel).
  *
  * @example
  * await readUserFile("docs/knowledge-bank/heuristics.md");
