@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { mkdir, open, readdir, rename, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
-import { readUserFile } from "./read-user-file.js";
+import { readTextFile } from "./read-text-file.js";
 import { StoreError } from "./store-error.js";
 import { errorMessage, hasErrorCode } from "./error-code.js";
 
@@ -76,8 +76,8 @@ export async function commitFiles(directory: string, writes: readonly FileWrite[
  */
 export async function recoverCommit(directory: string): Promise<boolean> {
   const journalPath = join(directory, COMMIT_JOURNAL);
-  const file = await readUserFile(journalPath);
-  const journal = "bytes" in file ? parseJournal(file.bytes) : null;
+  const file = await readTextFile(journalPath);
+  const journal = "text" in file ? parseJournal(file.text) : null;
   // A journal that cannot be read or parsed never reached its rename (nor is a FIFO in its place one).
   if (journal === null && !("missing" in file)) await unlink(journalPath).catch(() => undefined);
   if (journal !== null) {
@@ -91,9 +91,9 @@ export async function recoverCommit(directory: string): Promise<boolean> {
   return journal !== null;
 }
 
-function parseJournal(bytes: Buffer): Journal | null {
+function parseJournal(text: string): Journal | null {
   try {
-    return JSON.parse(bytes.toString("utf8")) as Journal;
+    return JSON.parse(text) as Journal;
   } catch {
     return null;
   }

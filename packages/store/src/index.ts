@@ -9,7 +9,7 @@ export { injectMemory } from "./inject-memory.js";
 export type { InjectMemoryOptions, InjectMemoryResult } from "./inject-memory.js";
 export { readMemorySources } from "./read-memory-sources.js";
 export type { MemorySources } from "./read-memory-sources.js";
-export { readTextFile } from "./read-text-file.js";
+export { readTextFile, readTextFileSync } from "./read-text-file.js";
 export type { TextFileResult } from "./read-text-file.js";
 export { MAX_FILE_BYTES, readUserFile, readUserFileSync } from "./read-user-file.js";
 export type { UserFileOptions, UserFileResult } from "./read-user-file.js";

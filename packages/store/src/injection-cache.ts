@@ -4,7 +4,7 @@ import { CATEGORIES } from "@iflow-memory/parser";
 import type { SessionInjection } from "./prepare-session-injection.js";
 import { configPath } from "./read-config.js";
 import { knowledgeBankDir } from "./read-knowledge-bank.js";
-import { readUserFileSync } from "./read-user-file.js";
+import { readTextFileSync } from "./read-text-file.js";
 import { writeFileAtomically } from "./write-file-atomically.js";
 
 /** Files changed this recently may change again within the file system's time granularity. */
@@ -64,16 +64,16 @@ export function injectionCachePath(globalStoreDir: string, projectRoot: string):
 /**
  * The cached injection when its fingerprint is `fingerprint`, else null (missing, stale or
  * unreadable: the caller recomputes). Read in the calling thread (a warm session start waits for
- * nothing), through `readUserFileSync`: whatever is put in its place, it never blocks on it.
+ * nothing), through `readTextFileSync`: whatever is put in its place, it never blocks on it.
  *
  * @example
  * readCachedInjection(injectionCachePath(store, root), fingerprint) ?? (await prepareSessionInjection(…));
  */
 export function readCachedInjection(path: string, fingerprint: string): SessionInjection | null {
-  const file = readUserFileSync(path);
-  if (!("bytes" in file)) return null;
+  const file = readTextFileSync(path);
+  if (!("text" in file)) return null;
   try {
-    const cached = JSON.parse(file.bytes.toString("utf8")) as { fingerprint?: unknown; injection?: SessionInjection };
+    const cached = JSON.parse(file.text) as { fingerprint?: unknown; injection?: SessionInjection };
     return cached.fingerprint === fingerprint && typeof cached.injection?.plan?.block === "string" ? cached.injection : null;
   } catch {
     return null;

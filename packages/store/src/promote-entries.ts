@@ -6,8 +6,7 @@ import { commitFiles } from "./commit-files.js";
 import { gatherProjectFacts } from "./gather-project-facts.js";
 import { appendGlobalEntry, formatGlobalEntry, recordObservation, sourceItems } from "./global-store-text.js";
 import { readKnowledgeBank } from "./read-knowledge-bank.js";
-import { readTextFile } from "./read-text-file.js";
-import { readUserFileSync } from "./read-user-file.js";
+import { readTextFile, readTextFileSync } from "./read-text-file.js";
 import { StoreError } from "./store-error.js";
 import { withStoreLock } from "./with-store-lock.js";
 import { projectName } from "./write-tracking.js";
@@ -209,10 +208,10 @@ async function readStoreFile(directory: string, category: Category): Promise<str
 }
 
 function readState(directory: string): PromotionsState {
-  const file = readUserFileSync(join(directory, PROMOTIONS_FILE));
-  if (!("bytes" in file)) return { projects: {} };
+  const file = readTextFileSync(join(directory, PROMOTIONS_FILE));
+  if (!("text" in file)) return { projects: {} };
   try {
-    const state = JSON.parse(file.bytes.toString("utf8")) as Partial<PromotionsState>;
+    const state = JSON.parse(file.text) as Partial<PromotionsState>;
     return { projects: state.projects !== null && typeof state.projects === "object" ? state.projects : {} };
   } catch {
     return { projects: {} };

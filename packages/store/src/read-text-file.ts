@@ -1,10 +1,7 @@
-import { readUserFile } from "./read-user-file.js";
+import { readUserFile, readUserFileSync, type UserFileOptions, type UserFileResult } from "./read-user-file.js";
 import type { StoreWarning } from "./store-warning.js";
 
 export type TextFileResult = { text: string } | { missing: true } | { warning: StoreWarning };
-
-// Made at the first read: a module that only imports this one pays nothing for it.
-let decoder: InstanceType<typeof TextDecoder> | undefined;
 
 /**
  * Reads a user-written text file through `readUserFile` (regular files only, at most
@@ -16,9 +13,27 @@ let decoder: InstanceType<typeof TextDecoder> | undefined;
  * const file = await readTextFile("docs/knowledge-bank/patterns.md");
  * if ("text" in file) parseKnowledgeBank(file.text, { category: "patterns", scope: "local", path });
  */
-export async function readTextFile(path: string): Promise<TextFileResult> {
-  const file = await readUserFile(path);
+export async function readTextFile(path: string, options?: UserFileOptions): Promise<TextFileResult> {
+  return decoded(await readUserFile(path, options));
+}
+
+/**
+ * `readTextFile` in the calling thread, through `readUserFileSync`: for the session-start hook's
+ * warm path and the small state files read between two writes.
+ *
+ * @example
+ * const file = readTextFileSync(join(globalStoreDir, ".last-injection.json"));
+ * const record = "text" in file ? JSON.parse(file.text) : null;
+ */
+export function readTextFileSync(path: string, options?: UserFileOptions): TextFileResult {
+  return decoded(readUserFileSync(path, options));
+}
+
+function decoded(file: UserFileResult): TextFileResult {
   if (!("bytes" in file)) return file;
-  decoder ??= new TextDecoder("utf-8", { fatal: false });
-  return { text: decoder.decode(file.bytes) };
+  // Buffer's decoding replaces invalid UTF-8 as TextDecoder does, without TextDecoder's cost on
+  // first use (half a millisecond of a warm session start).
+  const { buffer, byteOffset, byteLength } = file.bytes;
+  const text = Buffer.from(buffer, byteOffset, byteLength).toString("utf8");
+  return { text: text.charCodeAt(0) === 0xfeff ? text.slice(1) : text };
 }

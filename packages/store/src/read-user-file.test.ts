@@ -79,7 +79,7 @@ describe.each([
     // /proc files give a size of 0 whatever they hold; a process's smaps is tens of kilobytes.
     const path = "/proc/self/smaps";
     const whole = await read(path);
-    const text = "bytes" in whole ? whole.bytes.toString("utf8") : "";
+    const text = "bytes" in whole ? Buffer.from(whole.bytes).toString("utf8") : "";
     expect([text.length > 32 * 1024, text.endsWith("\n"), text.split("\n")[0]]).toEqual([true, true, readFileSync(path, "utf8").split("\n")[0]]);
     expect(await read(path, { maxBytes: 10 })).toEqual({ warning: { path, message: "is over the 10-byte limit; skipped" } });
   });

@@ -5,7 +5,7 @@ import type { StoreWarning } from "./store-warning.js";
 export const MAX_FILE_BYTES = 64 * 1024 * 1024;
 
 /** A file's bytes, or that it is missing, or why it was skipped. */
-export type UserFileResult = { bytes: Buffer } | { missing: true } | { warning: StoreWarning };
+export type UserFileResult = { bytes: Uint8Array } | { missing: true } | { warning: StoreWarning };
 
 export interface UserFileOptions {
   /** The most bytes read; a larger file is skipped with a warning. Default `MAX_FILE_BYTES`. */
@@ -23,7 +23,7 @@ export interface UserFileOptions {
  *
  * @example
  * await readUserFile("docs/knowledge-bank/heuristics.md");
- * // { bytes: <Buffer …> }, or { warning: { path, message: "is a FIFO, not a file; skipped" } }
+ * // { bytes: Uint8Array(…) }, or { warning: { path, message: "is a FIFO, not a file; skipped" } }
  */
 export function readUserFile(path: string, options: UserFileOptions = {}): Promise<UserFileResult> {
   const steps = readSteps(path, options.maxBytes ?? MAX_FILE_BYTES);
@@ -49,8 +49,8 @@ export function readUserFile(path: string, options: UserFileOptions = {}): Promi
  * warnings; a FIFO or a device never blocks it, but a mount that stopped answering does.
  *
  * @example
- * const file = readUserFileSync(join(globalStoreDir, ".last-injection.json"));
- * if ("bytes" in file) JSON.parse(file.bytes.toString("utf8"));
+ * const file = readUserFileSync(join(globalStoreDir, ".cache", "injection-1a2b3c4d.json"));
+ * if ("bytes" in file) file.bytes.byteLength; // 9120
  */
 export function readUserFileSync(path: string, options: UserFileOptions = {}): UserFileResult {
   const steps = readSteps(path, options.maxBytes ?? MAX_FILE_BYTES);
