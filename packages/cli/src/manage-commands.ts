@@ -56,7 +56,8 @@ export function registerManageCommands(program: Command, io: CliIO, setExitCode:
     .argument("<hash-or-name>", "sha256:…, the hash, a prefix of it, or the entry's name")
     .option("--json", "print the entry as JSON")
     .action(async (query: string, options: Locations & { json?: boolean }) => {
-      const { entries } = await listEntries({ ...(await locate(options)), scope: "all" });
+      const { entries, warnings } = await listEntries({ ...(await locate(options)), scope: "all" });
+      warn(warnings);
       const found = findEntries(entries, query);
       if (found.length === 0) throw new RuntimeError("NOT_FOUND", `cannot show ${query}: no entry has that hash or name; see iflow-memory list`);
       if (found.length > 1 && new Set(found.map((entry) => entry.contentHash)).size > 1) {
@@ -95,7 +96,8 @@ export function registerManageCommands(program: Command, io: CliIO, setExitCode:
   withLocations(program.command("stats").description("entries per scope and category, and what the next session start injects"))
     .option("--json", "print the numbers as JSON")
     .action(async (options: Locations & { json?: boolean }) => {
-      const stats = await collectStats(await locate(options));
+      const { warnings, ...stats } = await collectStats(await locate(options));
+      warn(warnings);
       if (options.json === true) {
         io.stdout.write(`${JSON.stringify(stats, null, 2)}\n`);
       } else {

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
-import { mkdir, open, readdir, readFile, rename, unlink } from "node:fs/promises";
+import { mkdir, open, readdir, rename, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
+import { readTextFile } from "./read-text-file.js";
 import { StoreError } from "./store-error.js";
 import { errorMessage, hasErrorCode } from "./error-code.js";
 
@@ -75,12 +76,10 @@ export async function commitFiles(directory: string, writes: readonly FileWrite[
  */
 export async function recoverCommit(directory: string): Promise<boolean> {
   const journalPath = join(directory, COMMIT_JOURNAL);
-  let journal: Journal | null = null;
-  try {
-    journal = JSON.parse(await readFile(journalPath, "utf8")) as Journal;
-  } catch (error) {
-    if (!hasErrorCode(error, "ENOENT")) await unlink(journalPath).catch(() => undefined); // never reached its rename
-  }
+  const file = await readTextFile(journalPath);
+  const journal = "text" in file ? parseJournal(file.text) : null;
+  // A journal that cannot be read or parsed never reached its rename (nor is a FIFO in its place one).
+  if (journal === null && !("missing" in file)) await unlink(journalPath).catch(() => undefined);
   if (journal !== null) {
     await applyRenames(journal.renames, { missingIsDone: true });
     await syncDirectories([...new Set(journal.renames.map(({ to }) => dirname(to)))]);
@@ -90,6 +89,14 @@ export async function recoverCommit(directory: string): Promise<boolean> {
   const names = await readdir(directory).catch(() => [] as string[]);
   await Promise.all(names.filter((name) => TEMPORARY.test(name)).map((name) => unlink(join(directory, name)).catch(() => undefined)));
   return journal !== null;
+}
+
+function parseJournal(text: string): Journal | null {
+  try {
+    return JSON.parse(text) as Journal;
+  } catch {
+    return null;
+  }
 }
 
 async function applyRenames(renames: Journal["renames"], options: { missingIsDone?: boolean } = {}): Promise<void> {

@@ -1,4 +1,4 @@
-import { readdirSync, statSync } from "node:fs";
+import { readdirSync, statSync, type Stats } from "node:fs";
 import { join } from "node:path";
 import { CATEGORIES, findSecrets, type Category } from "@iflow-memory/parser";
 import { findContradictions, findDuplicateNames } from "@iflow-memory/ranker";
@@ -8,6 +8,7 @@ import { readConfig } from "./read-config.js";
 import { readGlobalStore } from "./read-global-store.js";
 import { readKnowledgeBank } from "./read-knowledge-bank.js";
 import { readEntryFiles } from "./read-entry-files.js";
+import { formatWarning } from "./store-warning.js";
 
 export interface HealthCheck {
   name: string;
@@ -25,20 +26,19 @@ export interface HealthCheck {
  */
 export async function diagnoseMemory(options: { projectRoot: string; globalStoreDir: string }): Promise<HealthCheck[]> {
   const checks: HealthCheck[] = [];
-  const format = (warning: { path: string; line?: number | undefined; message: string }) => `${warning.path}${warning.line === undefined ? "" : `:${warning.line}`}: ${warning.message}`;
 
   const config = await readConfig(options.projectRoot);
-  checks.push({ name: "config", status: config.warnings.length === 0 ? "ok" : "problem", details: config.warnings.length === 0 ? [`${config.path}: valid, or absent (the defaults)`] : config.warnings.map(format) });
+  checks.push({ name: "config", status: config.warnings.length === 0 ? "ok" : "problem", details: config.warnings.length === 0 ? [`${config.path}: valid, or absent (the defaults)`] : config.warnings.map(formatWarning) });
 
-  const store = storeHealth(options.globalStoreDir);
+  const global = await readGlobalStore(options.globalStoreDir);
+  const store = storeHealth(options.globalStoreDir, global.warnings.map(formatWarning));
   checks.push(store);
 
   const bank = await readKnowledgeBank(options.projectRoot);
-  checks.push({ name: "knowledge bank", status: bank.warnings.length === 0 ? "ok" : "warning", details: bank.warnings.length === 0 ? [`${bank.entries.length} entries`] : bank.warnings.map(format) });
+  checks.push({ name: "knowledge bank", status: bank.warnings.length === 0 ? "ok" : "warning", details: bank.warnings.length === 0 ? [`${bank.entries.length} entries`] : bank.warnings.map(formatWarning) });
 
   // Raw global entries (not redacted), to find the secrets in them.
   const raw = store.status === "problem" ? { entries: [] } : await readEntryFiles(options.globalStoreDir, "global");
-  const global = await readGlobalStore(options.globalStoreDir);
   const all = [...bank.entries, ...global.entries];
 
   const duplicates = findDuplicateNames(all);
@@ -63,7 +63,8 @@ export async function diagnoseMemory(options: { projectRoot: string; globalStore
   return checks;
 }
 
-function storeHealth(directory: string): HealthCheck {
+/** The store folder's state; `unread`: its files that could not be read (a FIFO, a device, a link loop). */
+function storeHealth(directory: string, unread: string[]): HealthCheck {
   let info;
   try {
     info = statSync(directory);
@@ -71,8 +72,8 @@ function storeHealth(directory: string): HealthCheck {
     return { name: "global store", status: "ok", details: [`${directory}: not created yet (the first promotion creates it)`] };
   }
   if (!info.isDirectory()) return { name: "global store", status: "problem", details: [`${directory} is a file, not a directory; move it away`] };
-  const details: string[] = [];
-  let status: HealthCheck["status"] = "ok";
+  const details: string[] = [...unread];
+  let status: HealthCheck["status"] = unread.length === 0 ? "ok" : "warning";
   if ((info.mode & 0o077) !== 0) {
     status = "warning";
     details.push(`${directory} is mode ${(info.mode & 0o777).toString(8)}; others can read your memory (chmod 700)`);
@@ -85,7 +86,10 @@ function storeHealth(directory: string): HealthCheck {
   }
   for (const category of CATEGORIES as readonly Category[]) {
     if (!names.includes(`${category}.md`)) continue;
-    const mode = statSync(join(directory, `${category}.md`)).mode & 0o777;
+    // Only a file's mode says who can read the memory; anything else is among `unread`.
+    const file = statSafely(join(directory, `${category}.md`));
+    if (file?.isFile() !== true) continue;
+    const mode = file.mode & 0o777;
     if ((mode & 0o077) !== 0) {
       status = "warning";
       details.push(`${join(directory, `${category}.md`)} is mode ${mode.toString(8)}; others can read it (chmod 600)`);
@@ -95,10 +99,20 @@ function storeHealth(directory: string): HealthCheck {
   return { name: "global store", status, details };
 }
 
+function statSafely(path: string): Stats | undefined {
+  try {
+    return statSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
 export interface MemoryStats {
   entries: Record<"local" | "global", Record<Category, number>>;
   injection: { entries: number; chars: number; estimatedTokens: number; droppedForBudget: number; enabled: boolean };
   lastInjection: Record<string, unknown> | null;
+  /** What could not be read or was replaced by a default, one line each ("PATH:LINE: message"). */
+  warnings: string[];
 }
 
 /**
@@ -123,5 +137,6 @@ export async function collectStats(options: { projectRoot: string; globalStoreDi
       enabled: session.config.injectionEnabled,
     },
     lastInjection: readLastInjection(options.globalStoreDir),
+    warnings: [...session.configWarnings, ...session.warnings].map(formatWarning),
   };
 }

@@ -1,7 +1,8 @@
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Entry } from "@iflow-memory/parser";
 import { entryIdentifiers, type ProjectFacts } from "@iflow-memory/ranker";
+import { readTextFileSync } from "./read-text-file.js";
 
 // Folders that are not the project's own code, and the knowledge bank itself (its entries would
 // find their own identifiers in it).
@@ -30,8 +31,10 @@ export async function gatherProjectFacts(projectRoot: string, name: string, entr
   const packageNames = files
     .filter((file) => file === "package.json" || file.endsWith("/package.json"))
     .flatMap((file) => {
+      const read = readTextFileSync(join(projectRoot, file));
+      if (!("text" in read)) return [];
       try {
-        const name = (JSON.parse(readFileSync(join(projectRoot, file), "utf8")) as { name?: unknown }).name;
+        const name = (JSON.parse(read.text) as { name?: unknown }).name;
         return typeof name === "string" && name !== "" ? [name] : [];
       } catch {
         return [];
@@ -42,13 +45,10 @@ export async function gatherProjectFacts(projectRoot: string, name: string, entr
   const identifiers: Record<string, string> = {};
   for (const file of files) {
     if (wanted.size === 0) break;
-    let text: string;
-    try {
-      if (statSync(join(projectRoot, file)).size > MAX_SEARCHED_BYTES) continue;
-      text = readFileSync(join(projectRoot, file), "utf8");
-    } catch {
-      continue;
-    }
+    // Regular files only, up to MAX_SEARCHED_BYTES: a FIFO or a device in the tree is passed over.
+    const read = readTextFileSync(join(projectRoot, file), { maxBytes: MAX_SEARCHED_BYTES });
+    if (!("text" in read)) continue;
+    const text = read.text;
     for (const identifier of wanted) {
       if (text.includes(identifier) && new RegExp(`(?<![A-Za-z0-9_])${identifier}(?![A-Za-z0-9_])`).test(text)) {
         identifiers[identifier] = file;

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { buildRelevanceIndex } from "@iflow-memory/ranker";
 import { hashContent } from "@iflow-memory/parser";
 import { chmodSync, existsSync, mkdirSync, utimesSync, writeFileSync } from "node:fs";
@@ -78,6 +79,17 @@ describe("readCachedInjection", () => {
     mkdirSync(join(sources.globalStoreDir, ".cache"));
     writeFileSync(path, '{"fingerprint":"x","injection":{"plan":');
     expect(readCachedInjection(path, "x")).toBeNull();
+  });
+
+  it.runIf(process.platform !== "win32")("treats a FIFO in the cache file's place as no cache, without waiting for a writer, and a new cache replaces it", async () => {
+    const sources = project();
+    const path = injectionCachePath(sources.globalStoreDir, sources.projectRoot);
+    mkdirSync(join(sources.globalStoreDir, ".cache"));
+    execFileSync("mkfifo", [path]);
+    expect(readCachedInjection(path, "x")).toBeNull();
+    const injection = await prepareSessionInjection(sources);
+    await writeCachedInjection(path, "x", injection);
+    expect(readCachedInjection(path, "x")).toEqual(injection);
   });
 });
 

@@ -1,9 +1,10 @@
-import { closeSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, statSync, unlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { CATEGORIES } from "@iflow-memory/parser";
 import type { SessionInjection } from "./prepare-session-injection.js";
 import { configPath } from "./read-config.js";
 import { knowledgeBankDir } from "./read-knowledge-bank.js";
+import { readTextFileSync } from "./read-text-file.js";
 import { writeFileAtomically } from "./write-file-atomically.js";
 
 /** Files changed this recently may change again within the file system's time granularity. */
@@ -62,14 +63,17 @@ export function injectionCachePath(globalStoreDir: string, projectRoot: string):
 
 /**
  * The cached injection when its fingerprint is `fingerprint`, else null (missing, stale or
- * unreadable: the caller recomputes).
+ * unreadable: the caller recomputes). Read in the calling thread (a warm session start waits for
+ * nothing), through `readTextFileSync`: whatever is put in its place, it never blocks on it.
  *
  * @example
  * readCachedInjection(injectionCachePath(store, root), fingerprint) ?? (await prepareSessionInjection(…));
  */
 export function readCachedInjection(path: string, fingerprint: string): SessionInjection | null {
+  const file = readTextFileSync(path);
+  if (!("text" in file)) return null;
   try {
-    const cached = JSON.parse(readFileSync(path, "utf8")) as { fingerprint?: unknown; injection?: SessionInjection };
+    const cached = JSON.parse(file.text) as { fingerprint?: unknown; injection?: SessionInjection };
     return cached.fingerprint === fingerprint && typeof cached.injection?.plan?.block === "string" ? cached.injection : null;
   } catch {
     return null;

@@ -1,8 +1,8 @@
-import { appendFileSync, readFileSync } from "node:fs";
+import { appendFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { lessonId, lessonNumber, parseLessonLines, serializeLesson, type Lesson, type LessonLine, type LessonWarning } from "@iflow-memory/parser";
 import { commitFiles } from "./commit-files.js";
-import { readTextFile } from "./read-text-file.js";
+import { readTextFile, readTextFileSync } from "./read-text-file.js";
 import { withStoreLock } from "./with-store-lock.js";
 
 /** Where ArcheFlow keeps its memory, relative to the project. */
@@ -137,8 +137,10 @@ async function readAudit(path: string): Promise<{ records: Array<Record<string, 
 }
 
 function readState(directory: string): LessonsState {
+  const file = readTextFileSync(join(directory, LESSONS_STATE_FILE));
+  if (!("text" in file)) return { highestId: 0, extractedRuns: [] };
   try {
-    const state = JSON.parse(readFileSync(join(directory, LESSONS_STATE_FILE), "utf8")) as Partial<LessonsState>;
+    const state = JSON.parse(file.text) as Partial<LessonsState>;
     return {
       highestId: Number.isSafeInteger(state.highestId) ? (state.highestId as number) : 0,
       extractedRuns: Array.isArray(state.extractedRuns) ? state.extractedRuns.filter((run): run is string => typeof run === "string") : [],

@@ -1,4 +1,3 @@
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { CATEGORIES, parseKnowledgeBank, type Category, type Entry } from "@iflow-memory/parser";
 import { CATEGORY_PRIORITY, sortEntries } from "@iflow-memory/ranker";
@@ -6,7 +5,7 @@ import { commitFiles } from "./commit-files.js";
 import { recordMetadata } from "./global-store-text.js";
 import { readGlobalStore } from "./read-global-store.js";
 import { readKnowledgeBank } from "./read-knowledge-bank.js";
-import { readTextFile } from "./read-text-file.js";
+import { readTextFile, readTextFileSync } from "./read-text-file.js";
 import { StoreError } from "./store-error.js";
 import { withStoreLock } from "./with-store-lock.js";
 import { isoTimestamp } from "./iso-timestamp.js";
@@ -149,8 +148,10 @@ function uniqueEntry(files: Record<Category, { entries: Entry[] }>, query: strin
 
 /** The raw text of the tracking file, parsed, or null. */
 export function readLastInjection(globalStoreDir: string): Record<string, unknown> | null {
+  const file = readTextFileSync(join(globalStoreDir, ".last-injection.json"));
+  if (!("text" in file)) return null;
   try {
-    return JSON.parse(readFileSync(join(globalStoreDir, ".last-injection.json"), "utf8")) as Record<string, unknown>;
+    return JSON.parse(file.text) as Record<string, unknown>;
   } catch {
     return null;
   }

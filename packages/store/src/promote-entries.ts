@@ -1,5 +1,4 @@
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { CATEGORIES, hashContent, parseKnowledgeBank, redactSecrets, type Category, type Entry } from "@iflow-memory/parser";
 import { classifyEntry } from "@iflow-memory/ranker";
@@ -7,7 +6,7 @@ import { commitFiles } from "./commit-files.js";
 import { gatherProjectFacts } from "./gather-project-facts.js";
 import { appendGlobalEntry, formatGlobalEntry, recordObservation, sourceItems } from "./global-store-text.js";
 import { readKnowledgeBank } from "./read-knowledge-bank.js";
-import { readTextFile } from "./read-text-file.js";
+import { readTextFile, readTextFileSync } from "./read-text-file.js";
 import { StoreError } from "./store-error.js";
 import { withStoreLock } from "./with-store-lock.js";
 import { projectName } from "./write-tracking.js";
@@ -209,8 +208,10 @@ async function readStoreFile(directory: string, category: Category): Promise<str
 }
 
 function readState(directory: string): PromotionsState {
+  const file = readTextFileSync(join(directory, PROMOTIONS_FILE));
+  if (!("text" in file)) return { projects: {} };
   try {
-    const state = JSON.parse(readFileSync(join(directory, PROMOTIONS_FILE), "utf8")) as Partial<PromotionsState>;
+    const state = JSON.parse(file.text) as Partial<PromotionsState>;
     return { projects: state.projects !== null && typeof state.projects === "object" ? state.projects : {} };
   } catch {
     return { projects: {} };

@@ -90,6 +90,28 @@ describe("readConfig", () => {
     ]);
   });
 
+  it("uses the defaults, with one warning, on YAML the parser refuses: an alias bomb, an unknown tag, a document too deep", async () => {
+    // Nine levels of nine aliases: some 387 million strings if it were expanded.
+    const bomb = ["a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]", ...Array.from({ length: 9 }, (_, level) => `a${level + 1}: &a${level + 1} [${Array(9).fill(`*a${level}`).join(", ")}]`)];
+    const texts = [
+      `---\nmemory_injection_limit: 3\n${bomb.join("\n")}\n---\n`,
+      "---\nmemory_injection_limit: !number 3\n---\n",
+      "---\nmemory_injection_events: !!set [startup]\nmemory_injection_limit: 3\n---\n",
+      `---\nmemory_injection_limit: 3\nnested: ${"[".repeat(20_000)}${"]".repeat(20_000)}\n---\n`,
+    ];
+    const results = await Promise.all(texts.map((text) => read(text)));
+    expect(results.map((result) => result.config)).toEqual(texts.map(() => DEFAULT_CONFIG));
+    expect(results.map((result) => result.warnings.map((warning) => ({ ...warning, message: warning.message.replace(/\(.*\)/, "(…)") })))).toEqual(
+      [1, 2, 2, 3].map((line) => [{ path: ".claude/iflow-dev.local.md", line, message: "invalid YAML (…); using the defaults" }]),
+    );
+    expect(results.map((result) => /\((.*)\)/.exec(result.warnings[0]!.message)![1])).toEqual([
+      "Excessive alias count indicates a resource exhaustion attack",
+      "Unresolved tag: !number",
+      "tag:yaml.org,2002:set used for seq collection, but expects map",
+      "Maximum call stack size exceeded",
+    ]);
+  });
+
   it("reports a config path that is a directory and uses the defaults", async () => {
     const root = makeTempDir();
     mkdirSync(join(root, ".claude/iflow-dev.local.md"), { recursive: true });

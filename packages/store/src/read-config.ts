@@ -87,14 +87,12 @@ function parseConfigText(text: string, path: string, parseDocument: ParseDocumen
     return { config, warnings: [{ path, line: 1, message: "its YAML frontmatter is never closed with ---; using the defaults" }] };
   }
 
-  const document = parseDocument(lines.slice(1, end).join("\n"), { prettyErrors: false, uniqueKeys: false });
-  const error = document.errors[0];
-  if (error !== undefined) {
-    const line = (error.linePos?.[0].line ?? 0) + 1;
-    const reason = error.message.split("\n")[0] ?? "invalid YAML";
-    return { config, warnings: [{ path, line, message: `invalid YAML (${reason}); using the defaults` }] };
+  const parsed = parseFrontmatter(lines.slice(1, end).join("\n"), parseDocument);
+  if ("refusal" in parsed) {
+    const reason = parsed.refusal.message.split("\n")[0] ?? "invalid YAML";
+    return { config, warnings: [{ path, line: (parsed.refusal.line ?? 0) + 1, message: `invalid YAML (${reason}); using the defaults` }] };
   }
-  const data: unknown = document.toJS();
+  const data = parsed.data;
   if (data === null || data === undefined) return { config, warnings: [] };
   if (typeof data !== "object" || Array.isArray(data)) {
     return { config, warnings: [{ path, line: 2, message: "its frontmatter is not a mapping of keys to values; using the defaults" }] };
@@ -144,6 +142,26 @@ function parseConfigText(text: string, path: string, parseDocument: ParseDocumen
   read("memory_prompt_recall", "promptRecall", toBoolean, "true or false");
   read("memory_prompt_recall_limit", "promptRecallLimit", (value) => toInteger(value, 0), "a whole number of 0 or more");
   return { config, warnings };
+}
+
+// Tags the parser does not know would leave a value read as something else than was meant.
+const REFUSED_WARNINGS = new Set(["TAG_RESOLVE_FAILED", "BAD_COLLECTION_TYPE"]);
+
+/**
+ * The frontmatter's data, or why the YAML parser refused it (`line`: of the frontmatter,
+ * 1-based, when the parser knows it): a syntax error, a tag it does not know, or what it throws
+ * on rather than reports — an alias bomb ("Excessive alias count"), a document nested deeper
+ * than the stack.
+ */
+function parseFrontmatter(text: string, parseDocument: ParseDocument): { data: unknown } | { refusal: { message: string; line?: number } } {
+  try {
+    const document = parseDocument(text, { prettyErrors: false, uniqueKeys: false });
+    const problem = document.errors[0] ?? document.warnings.find((warning) => REFUSED_WARNINGS.has(warning.code));
+    if (problem !== undefined) return { refusal: { message: problem.message, line: text.slice(0, problem.pos[0]).split("\n").length } };
+    return { data: document.toJS() as unknown };
+  } catch (error) {
+    return { refusal: { message: (error as Error).message } };
+  }
 }
 
 function toBoolean(value: unknown): boolean | undefined {

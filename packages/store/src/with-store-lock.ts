@@ -1,8 +1,9 @@
 import { randomBytes } from "node:crypto";
-import { link, mkdir, readFile, stat, unlink, writeFile } from "node:fs/promises";
+import { link, mkdir, stat, unlink, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { recoverCommit } from "./commit-files.js";
+import { readTextFile } from "./read-text-file.js";
 import { StoreError } from "./store-error.js";
 import { errorMessage, hasErrorCode } from "./error-code.js";
 
@@ -83,8 +84,10 @@ async function tryCreateLock(lockPath: string, owner: LockOwner): Promise<boolea
 }
 
 async function readOwner(lockPath: string): Promise<LockOwner | null> {
+  const file = await readTextFile(lockPath);
+  if (!("text" in file)) return null;
   try {
-    const owner = JSON.parse(await readFile(lockPath, "utf8")) as Partial<LockOwner>;
+    const owner = JSON.parse(file.text) as Partial<LockOwner>;
     return typeof owner.pid === "number" && typeof owner.nonce === "string" && typeof owner.host === "string" ? (owner as LockOwner) : null;
   } catch {
     return null;
