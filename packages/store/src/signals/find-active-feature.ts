@@ -27,6 +27,8 @@ const MAX_SPEC_BYTES = 64 * 1024;
 const MAX_META_BYTES = 64 * 1024;
 const FEATURE_FOLDER = /^(\d+)-(.+)$/;
 
+type Folder = { name: string; id: string; slug: string };
+
 /**
  * The active iflow feature, one of the folders `docs/features/<id>-<slug>/` of the project:
  *
@@ -45,7 +47,7 @@ const FEATURE_FOLDER = /^(\d+)-(.+)$/;
  */
 export function findActiveFeature(options: FindActiveFeatureOptions): ActiveFeature | null {
   const featuresDir = join(options.projectRoot, "docs", "features");
-  let folders: Array<{ name: string; id: string; slug: string }>;
+  let folders: Folder[];
   try {
     folders = readdirSync(featuresDir, { withFileTypes: true })
       .filter((entry) => entry.isDirectory() || entry.isSymbolicLink())
@@ -63,8 +65,6 @@ export function findActiveFeature(options: FindActiveFeatureOptions): ActiveFeat
   const chosen = byBranch(folders, options.branch) ?? byChangedFiles(folders, options.changedFiles, options.projectPrefix ?? "") ?? byMetadata(folders, featuresDir);
   return chosen === null ? null : describeFeature(join(featuresDir, chosen.name), chosen.id, chosen.slug);
 }
-
-type Folder = { name: string; id: string; slug: string };
 
 function byBranch(folders: readonly Folder[], branch: string | null): Folder | null {
   if (branch === null) return null;

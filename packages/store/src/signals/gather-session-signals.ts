@@ -87,13 +87,15 @@ export async function gatherSessionSignals(options: GatherSessionSignalsOptions)
     skipped.push(`.git cannot be read (${(error as Error).message}); git signals skipped`);
   }
 
-  // Started before the files below are read, so that git works while we do.
+  // Both git calls start now, before the files below are read, so that git works while we read.
   const branchRange = git !== null && git.defaultRef !== null && !git.onDefaultBranch;
   let statusRun: Promise<GitRun> | null = null;
   let logRun: Promise<GitRun> | null = null;
   if (git !== null) {
     skipped.push(...git.notes);
-    const run = { cwd: git.repositoryRoot, env: gitEnvironment(options.env ?? process.env), deadline: started + timeoutMs };
+    // Loaded here, not at the top: without a repository nothing is spawned.
+    const { spawn } = await import("node:child_process");
+    const run = { cwd: git.repositoryRoot, env: gitEnvironment(options.env ?? process.env), deadline: started + timeoutMs, spawn };
     statusRun = runGit(["--no-pager", "status", "--porcelain=v1", "-z", "--untracked-files=normal", "--no-renames", "--ignore-submodules=dirty"], {
       ...run,
       maxRecords: MAX_CHANGED_FILES,

@@ -37,11 +37,12 @@ describe("parseFeatureSpec", () => {
   });
 
   it("strips Spec: and Specification: in any case and keeps other titles whole", () => {
-    expect(["# Spec: A", "# specification — B", "# SPEC - C", "# Spectrum analysis", "# Feature 034: D ##"].map((text) => parseFeatureSpec(text).title)).toEqual([
+    expect(["# Spec: A", "# specification — B", "# SPEC - C", "# Spectrum analysis", "# Spec-driven design", "# Feature 034: D ##"].map((text) => parseFeatureSpec(text).title)).toEqual([
       "A",
       "B",
       "C",
       "Spectrum analysis",
+      "Spec-driven design",
       "Feature 034: D",
     ]);
   });

@@ -45,7 +45,7 @@ export function parseFeatureSpec(text: string): { title: string | null; summary:
     if (heading !== null) {
       endParagraph();
       if (title === null && heading[1] === "#") {
-        title = heading[2]!.replace(/^(?:feature\s+)?spec(?:ification)?\s*[:：—–-]\s*/i, "").trim() || null;
+        title = heading[2]!.replace(/^(?:feature\s+)?spec(?:ification)?(?:\s*[:：]|\s+[—–-])\s*/i, "").trim() || null;
       }
       continue;
     }

@@ -44,9 +44,11 @@ export function readProjectStack(projectRoot: string): ProjectStack {
   const names = { node: null as string | null, python: null as string | null, rust: null as string | null, go: null as string | null };
   const skipped: string[] = [];
 
+  const present = new Set<string>();
   const read = (file: string): string | null => {
     const result = readCappedFile(join(projectRoot, file), MAX_MANIFEST_BYTES);
     if ("missing" in result) return null;
+    present.add(file);
     if ("error" in result) skipped.push(`${file} cannot be read (${result.error}); its name and dependencies skipped`);
     else if (result.truncated) skipped.push(`${file} is over ${MAX_MANIFEST_BYTES} bytes; its name and dependencies skipped`);
     else return result.text;
@@ -55,7 +57,7 @@ export function readProjectStack(projectRoot: string): ProjectStack {
 
   let packageDependencies: string[] = [];
   const packageJson = read("package.json");
-  if (packageJson !== null || existsSync(join(projectRoot, "package.json"))) markers.push("node");
+  if (present.has("package.json")) markers.push("node");
   if (packageJson !== null) {
     try {
       const manifest = JSON.parse(packageJson) as { name?: unknown; dependencies?: unknown; devDependencies?: unknown };
@@ -71,7 +73,7 @@ export function readProjectStack(projectRoot: string): ProjectStack {
   dependencies.push(...packageDependencies.filter((name) => !name.startsWith("@types/")));
 
   const pyproject = read("pyproject.toml");
-  if (pyproject !== null || ["pyproject.toml", "setup.py", "requirements.txt"].some((file) => existsSync(join(projectRoot, file)))) markers.push("python");
+  if (present.has("pyproject.toml") || existsSync(join(projectRoot, "setup.py")) || existsSync(join(projectRoot, "requirements.txt"))) markers.push("python");
   if (pyproject !== null) {
     const keys = parseTomlKeys(pyproject);
     names.python = stringValue(keys, "project", "name") ?? stringValue(keys, "tool.poetry", "name");
@@ -87,7 +89,7 @@ export function readProjectStack(projectRoot: string): ProjectStack {
   }
 
   const goMod = read("go.mod");
-  if (goMod !== null || existsSync(join(projectRoot, "go.mod"))) markers.push("go");
+  if (present.has("go.mod")) markers.push("go");
   if (goMod !== null) {
     const modulePath = /^\s*module\s+"?([^\s"]+)"?/m.exec(goMod)?.[1];
     names.go = modulePath === undefined ? null : lastModuleSegment(modulePath);
@@ -95,7 +97,7 @@ export function readProjectStack(projectRoot: string): ProjectStack {
   }
 
   const cargo = read("Cargo.toml");
-  if (cargo !== null || existsSync(join(projectRoot, "Cargo.toml"))) markers.push("rust");
+  if (present.has("Cargo.toml")) markers.push("rust");
   if (cargo !== null) {
     const keys = parseTomlKeys(cargo);
     names.rust = stringValue(keys, "package", "name");

@@ -14,6 +14,8 @@ export interface RunGitOptions {
   maxOutputBytes?: number;
   /** With `-z` output: stop git once this many NUL-terminated records have arrived. */
   maxRecords?: number;
+  /** `child_process.spawn`, when the caller has it loaded: git then starts before `runGit` returns. */
+  spawn?: typeof import("node:child_process").spawn;
 }
 
 const DEFAULT_MAX_OUTPUT_BYTES = 1024 * 1024;
@@ -49,7 +51,7 @@ export function gitEnvironment(env: Record<string, string | undefined>): Record<
 export async function runGit(args: readonly string[], options: RunGitOptions): Promise<GitRun> {
   if (Date.now() >= options.deadline) return { ok: false, reason: "timeout", message: "no time left" };
   // Loaded here, not at the top: most users of this package never spawn anything.
-  const { spawn } = await import("node:child_process");
+  const spawn = options.spawn ?? (await import("node:child_process")).spawn;
   const maxOutputBytes = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
   const maxRecords = options.maxRecords ?? Number.POSITIVE_INFINITY;
   const ownGroup = process.platform !== "win32";

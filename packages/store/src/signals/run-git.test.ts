@@ -1,0 +1,52 @@
+import { chmodSync, writeFileSync } from "node:fs";
+import { delimiter, join } from "node:path";
+import { makeTempDir } from "@iflow-memory/test-utils";
+import { describe, expect, it } from "vitest";
+import { gitEnvironment, runGit } from "./run-git.js";
+
+/** A directory whose `git` is the given shell script, first on PATH. */
+function fakeGit(script: string): Record<string, string | undefined> {
+  const bin = makeTempDir();
+  writeFileSync(join(bin, "git"), `#!/bin/sh\n${script}\n`);
+  chmodSync(join(bin, "git"), 0o755);
+  return { ...process.env, PATH: `${bin}${delimiter}${process.env.PATH ?? ""}` };
+}
+
+describe("runGit", () => {
+  it.skipIf(process.platform === "win32")("gives git's output and its arguments reach it", async () => {
+    const env = fakeGit('printf "%s\\0" "$@"');
+    expect(await runGit(["status", "-z"], { cwd: makeTempDir(), env, deadline: Date.now() + 5000 })).toEqual({ ok: true, stdout: "status\0-z\0", truncated: false });
+  });
+
+  it.skipIf(process.platform === "win32")("stops git once enough records or bytes have arrived", async () => {
+    const env = fakeGit("while :; do printf 'record\\0'; done");
+    const [byRecords, byBytes] = await Promise.all([
+      runGit([], { cwd: makeTempDir(), env, deadline: Date.now() + 5000, maxRecords: 10 }),
+      runGit([], { cwd: makeTempDir(), env, deadline: Date.now() + 5000, maxOutputBytes: 100 }),
+    ]);
+    expect([byRecords.ok && byRecords.truncated && byRecords.stdout.split("\0").length > 10, byBytes.ok && byBytes.truncated && byBytes.stdout.length >= 100]).toEqual([true, true]);
+  });
+
+  it("answers timeout without spawning when no time is left, and missing when git is not on PATH", async () => {
+    expect([
+      await runGit(["status"], { cwd: makeTempDir(), env: process.env, deadline: Date.now() - 1 }),
+      await runGit(["status"], { cwd: makeTempDir(), env: { PATH: makeTempDir() }, deadline: Date.now() + 5000 }),
+    ]).toEqual([
+      { ok: false, reason: "timeout", message: "no time left" },
+      { ok: false, reason: "missing", message: "git is not on PATH" },
+    ]);
+  });
+});
+
+describe("gitEnvironment", () => {
+  it("drops variables that would point git elsewhere and turns off prompts, optional locks and pagers", () => {
+    expect(gitEnvironment({ PATH: "/usr/bin", GIT_DIR: "/x/.git", GIT_WORK_TREE: "/x", GIT_INDEX_FILE: "/x/i", HOME: "/home/a" })).toEqual({
+      PATH: "/usr/bin",
+      HOME: "/home/a",
+      GIT_OPTIONAL_LOCKS: "0",
+      GIT_TERMINAL_PROMPT: "0",
+      GIT_PAGER: "cat",
+      PAGER: "cat",
+    });
+  });
+});
