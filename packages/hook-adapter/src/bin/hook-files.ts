@@ -1,7 +1,8 @@
 import { statSync } from "node:fs";
 import { join } from "node:path";
 import type { prepareSessionInjection, SessionInjection } from "@iflow-memory/store";
-import type { InjectionSources, PrepareInjection } from "../hook-runtime.js";
+import { descriptorIO } from "../descriptor-io.js";
+import type { HookIO, InjectionSources, PrepareInjection } from "../hook-runtime.js";
 
 // The hooks are small files side by side. session-start.cjs and user-prompt-submit.cjs read
 // stdin, the cache and print; the parser and YAML library live in session-start-prepare.cjs,
@@ -45,4 +46,20 @@ export function refreshInBackground(sources: InjectionSources): void {
   const child = spawn(process.execPath, [ASIDE_BUNDLE, sources.projectRoot, sources.globalStoreDir], { detached: true, stdio: "ignore", windowsHide: true });
   child.on("error", () => undefined);
   child.unref();
+}
+
+/** Runs a hook as its bundle does: the process's stdio and environment, the files beside it, exit 0 whatever happens. */
+export function runBundledHook(run: (io: HookIO) => Promise<number>): void {
+  run({
+    ...descriptorIO(),
+    prepare: prepareHere,
+    prepareAside: prepareInWorker,
+    refreshInBackground,
+    cacheSalt: bundleStamp(),
+    env: process.env,
+    cwd: process.cwd(),
+  }).then(
+    (code) => process.exit(code),
+    () => process.exit(0),
+  );
 }

@@ -1,4 +1,4 @@
-import { planInjection, queryTerms, type EntryFeedback, type RelevanceQuery } from "@iflow-memory/ranker";
+import { planInjection, queryTerms, type EntryFeedback, type RankingOptions, type RelevanceQuery } from "@iflow-memory/ranker";
 import { trackedPlan, type SessionInjection } from "../prepare-session-injection.js";
 import type { SessionSignals } from "../signals/index.js";
 import type { TrackedPlan } from "../write-tracking.js";
@@ -27,7 +27,7 @@ export function planSessionStart(injection: SessionInjection, query: RelevanceQu
     limit: config.injectionLimit,
     maxChars: config.injectionMaxChars,
     query,
-    ranking: { index: ranking.index, ...(options.feedback === undefined ? {} : { feedback: options.feedback }) },
+    ranking: rankingOptions(ranking, options),
   });
   return { ...trackedPlan(plan), ranking: "relevance" };
 }
@@ -56,9 +56,13 @@ export function planPromptRecall(
     maxChars: Math.min(PROMPT_RECALL_MAX_CHARS, config.injectionMaxChars),
     query: { text: prompt },
     exclude: given,
-    ranking: { index: ranking.index, ...(options.feedback === undefined ? {} : { feedback: options.feedback }) },
+    ranking: rankingOptions(ranking, options),
   });
   return trackedPlan(plan);
+}
+
+function rankingOptions(ranking: NonNullable<SessionInjection["ranking"]>, options: { feedback?: ReadonlyMap<string, EntryFeedback> }): RankingOptions {
+  return { index: ranking.index, ...(options.feedback === undefined ? {} : { feedback: options.feedback }) };
 }
 
 /**
