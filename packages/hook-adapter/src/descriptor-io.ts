@@ -2,10 +2,10 @@ import { fstatSync, readFileSync, writeSync, type Stats } from "node:fs";
 import type { HookInput } from "./read-stdin.js";
 
 /**
- * A process's stdin, stdout and stderr read and written through their file descriptors where
- * that is safe: `process.stdout` loads the stream and socket machinery, which takes longer than
- * everything else a warm session start does. A file given as stdin is read at once; a pipe or a
- * socket through `process.stdin`, which does not block.
+ * A process's stdin, stdout and stderr for a hook. A file given as stdin is read at once; a pipe
+ * or a socket through `process.stdin`, in the event loop, so that a writer that never closes
+ * cannot hold the hook past its deadline; a terminal is not read. Stdout and stderr are written
+ * to their file descriptors synchronously: all is written when `process.exit` follows.
  *
  * @example
  * const io = descriptorIO();
