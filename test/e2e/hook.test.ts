@@ -1,7 +1,7 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { chmodSync, closeSync, constants, cpSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import { CLI_BIN, copyCorpus, CORPORA_DIR, HOOK_BIN, makeTempDir, runNode } from "@iflow-memory/test-utils";
+import { CLI_BIN, copyCorpus, CORPORA_DIR, dedent, HOOK_BIN, IN_CI, makeTempDir, runNode, testNodes } from "@iflow-memory/test-utils";
 import { describe, expect, it } from "vitest";
 
 const ENTRY = "### Pattern: Small Steps\nCommit often; a small diff is a reviewed diff.\n- Observation count: 2\n";
@@ -35,13 +35,14 @@ function stdinFor(projectRoot: string, source = "startup"): string {
   return JSON.stringify({ session_id: "s1", transcript_path: "/tmp/t.jsonl", cwd: projectRoot, hook_event_name: "SessionStart", source });
 }
 
-async function hook(
+async function runHook(
   stdin: string | null | { descriptor: number },
   home: string,
-  options: { cwd?: string; env?: Record<string, string>; viaCli?: boolean; nodeOptions?: string[] } = {},
+  options: { node: string; cwd?: string; env?: Record<string, string>; viaCli?: boolean; nodeOptions?: string[] },
 ) {
   const [script, args] = options.viaCli === true ? [CLI_BIN, ["hook", "session-start"]] : [HOOK_BIN, []];
   const result = await runNode(script, args, {
+    node: options.node,
     stdin,
     env: { HOME: home, ...options.env },
     ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
@@ -54,299 +55,326 @@ async function hook(
   return { ...result, output: context };
 }
 
-describe("the SessionStart hook, run as Claude Code runs it", () => {
-  it("prints the project's memory as additionalContext of a SessionStart hookSpecificOutput", async () => {
-    const { home, projectRoot } = workspace();
-    const result = await hook(stdinFor(projectRoot), home);
-    expect(result.code).toBe(0);
-    expect(result.output).toEqual({
-      hookEventName: "SessionStart",
-      additionalContext:
-        "## Engineering Memory (from knowledge bank)\n\n### Patterns to Follow\n### Pattern: Small Steps\nCommit often; a small diff is a reviewed diff.\n- Observation count: 2\n\n---\n",
+// Every test below runs on each node the hook supports: the running one (Node 20 in CI), and
+// Node 22 and 24 as installed by `pnpm install` (test-utils' optionalDependencies).
+describe.each(testNodes())("on $label", ({ major, executable, missing }) => {
+  if (executable === null) {
+    // In CI a node that is not there is a failure; elsewhere npm may have none for this machine.
+    (IN_CI ? it : it.skip)(missing!, () => {
+      throw new Error(missing);
     });
+    return;
+  }
+  type Options = Omit<Parameters<typeof runHook>[2], "node">;
+  const hook = (stdin: string | null | { descriptor: number }, home: string, options: Options = {}) => runHook(stdin, home, { ...options, node: executable });
+
+  it(`runs node ${major}`, () => {
+    expect(execFileSync(executable, ["--version"], { encoding: "utf8" })).toMatch(new RegExp(`^v${major}\\.`));
   });
 
-  it("gives the same output through `iflow-memory hook session-start`", async () => {
-    const { home, projectRoot } = workspace({ bank: "iflow-kb-2026-04", globalExample: true });
-    const direct = await hook(stdinFor(projectRoot), home, { env: { IFLOW_MEMORY_HOOK_CACHE: "0" } });
-    const viaCli = await hook(stdinFor(projectRoot), home, { viaCli: true, env: { IFLOW_MEMORY_HOOK_CACHE: "0" } });
-    expect(viaCli.stdout).toBe(direct.stdout);
-    expect(direct.output?.additionalContext).toContain("## Engineering Memory (from knowledge bank)");
-  });
-
-  it("keeps the real 265-entry bank plus the global store within the 9,000-character budget", async () => {
-    const { home, projectRoot, store } = workspace({ bank: "iflow-kb-2026-04", globalExample: true });
-    const result = await hook(stdinFor(projectRoot), home);
-    expect(result.output!.additionalContext.length).toBeLessThanOrEqual(9000);
-    expect(result.output!.additionalContext.endsWith("\n---\n")).toBe(true);
-    const { readFileSync } = await import("node:fs");
-    const tracking = JSON.parse(readFileSync(join(store, ".last-injection.json"), "utf8")) as Record<string, unknown>;
-    expect([tracking.event, tracking.chars]).toEqual(["startup", result.output!.additionalContext.length]);
-  });
-
-  it("finds the project root from a subdirectory given as cwd", async () => {
-    const { home, projectRoot } = workspace();
-    mkdirSync(join(projectRoot, "src/cart"), { recursive: true });
-    const result = await hook(stdinFor(join(projectRoot, "src/cart")), home);
-    expect(result.output?.additionalContext).toContain("Small Steps");
-  });
-
-  it("uses CLAUDE_PROJECT_DIR, then the process's directory, when stdin has no cwd", async () => {
-    const { home, projectRoot } = workspace();
-    const fromEnv = await hook('{"hook_event_name":"SessionStart","source":"startup"}', home, { env: { CLAUDE_PROJECT_DIR: projectRoot } });
-    const fromCwd = await hook('{"hook_event_name":"SessionStart","source":"startup"}', home, { cwd: projectRoot });
-    expect([fromEnv.output?.additionalContext, fromCwd.output?.additionalContext].every((text) => text?.includes("Small Steps"))).toBe(true);
-  });
-
-  it("falls back to the defaults on garbage stdin, says so in one line, and exits 0", async () => {
-    const { home, projectRoot } = workspace();
-    const result = await hook("this is not json {", home, { cwd: projectRoot });
-    expect(result.code).toBe(0);
-    expect(result.stderr).toBe("iflow-memory: stdin is not valid JSON; using defaults (source startup, the current directory)\n");
-    expect(result.output?.additionalContext).toContain("Small Steps");
-  });
-
-  it("treats empty stdin as a startup in the current directory", async () => {
-    const { home, projectRoot } = workspace();
-    const result = await hook("", home, { cwd: projectRoot });
-    expect([result.code, result.stderr, result.output?.additionalContext.includes("Small Steps")]).toEqual([0, "", true]);
-  });
-
-  it("does not wait for a stdin that never closes: it reads what arrived and finishes", async () => {
-    const { home, projectRoot } = workspace();
-    const result = await hook(null, home, { cwd: projectRoot });
-    expect(result.code).toBe(0);
-    expect(result.stderr).toContain("stdin did not close within");
-    expect(result.output?.additionalContext).toContain("Small Steps");
-  });
-
-  it("prints nothing and exits 0 without a knowledge bank", async () => {
-    const { home, base } = workspace();
-    const empty = join(base, "empty");
-    mkdirSync(join(empty, ".git"), { recursive: true });
-    expect(await hook(stdinFor(empty), home)).toMatchObject({ code: 0, stdout: "", stderr: "" });
-  });
-
-  it("injects nothing on compact by default, and injects when the config lists compact", async () => {
-    const { home, projectRoot } = workspace();
-    expect((await hook(stdinFor(projectRoot, "compact"), home)).stdout).toBe("");
-    mkdirSync(join(projectRoot, ".claude"));
-    writeFileSync(join(projectRoot, ".claude/iflow-dev.local.md"), "---\nmemory_injection_events: [startup, compact]\n---\n");
-    expect((await hook(stdinFor(projectRoot, "compact"), home)).output?.additionalContext).toContain("Small Steps");
-  });
-
-  it("says nothing for a hook event that is not SessionStart", async () => {
-    const { home, projectRoot } = workspace();
-    const result = await hook(JSON.stringify({ hook_event_name: "PreToolUse", cwd: projectRoot }), home);
-    expect([result.code, result.stdout]).toEqual([0, ""]);
-  });
-
-  it("uses the defaults when the config's YAML is broken, with a one-line warning naming the file", async () => {
-    const { home, projectRoot } = workspace();
-    mkdirSync(join(projectRoot, ".claude"));
-    writeFileSync(join(projectRoot, ".claude/iflow-dev.local.md"), "---\nmemory_injection_limit: [1, 2\n---\n");
-    const result = await hook(stdinFor(projectRoot), home);
-    expect(result.code).toBe(0);
-    expect(result.stderr).toMatch(/^iflow-memory: warning: .*\.claude\/iflow-dev\.local\.md:\d+: invalid YAML \(.*\); using the defaults\n$/);
-    expect(result.output?.additionalContext).toContain("Small Steps");
-  });
-
-  it("honours memory_injection_enabled: false, however it is spelled", async () => {
-    const { home, projectRoot } = workspace();
-    mkdirSync(join(projectRoot, ".claude"));
-    writeFileSync(join(projectRoot, ".claude/iflow-dev.local.md"), "---\nmemory_injection_enabled: False  # off for now\n---\n");
-    expect(await hook(stdinFor(projectRoot), home)).toMatchObject({ code: 0, stdout: "", stderr: "" });
-  });
-
-  it("skips an unreadable entry file with a warning and injects the rest", async () => {
-    const { home, projectRoot } = workspace();
-    // A directory where a file should be is unreadable for root too (chmod 000 is not).
-    mkdirSync(join(projectRoot, "docs/knowledge-bank/anti-patterns.md"));
-    writeFileSync(join(projectRoot, "docs/knowledge-bank/heuristics.md"), "### Heuristic: Secret\nNobody may read this.\n");
-    if (process.getuid?.() !== 0) chmodSync(join(projectRoot, "docs/knowledge-bank/heuristics.md"), 0o000);
-    const result = await hook(stdinFor(projectRoot), home);
-    expect(result.code).toBe(0);
-    expect(result.stderr).toContain("anti-patterns.md: is a directory, not a file; skipped");
-    expect(result.output?.additionalContext).toContain("Small Steps");
-  });
-
-  it("skips a file over 64 MiB and still answers", async () => {
-    const { home, projectRoot } = workspace();
-    writeFileSync(join(projectRoot, "docs/knowledge-bank/heuristics.md"), `### Heuristic: Huge\n${"x".repeat(65 * 1024 * 1024)}\n`);
-    const result = await hook(stdinFor(projectRoot), home);
-    expect(result.code).toBe(0);
-    expect(result.stderr).toMatch(/heuristics\.md: is \d+ bytes, over the 67108864-byte limit; skipped/);
-    expect(result.output?.additionalContext).toContain("Small Steps");
-  });
-
-  it("answers within the budget on a 50,000-entry bank (over 4 MiB: read in a worker thread)", async () => {
-    const { home, projectRoot } = workspace();
-    const entries = Array.from({ length: 50_000 }, (_, index) => `### Heuristic: Lesson ${index}\nWhen the build breaks for reason ${index}, read the log first.\n- Observation count: ${(index % 7) + 1}\n`);
-    writeFileSync(join(projectRoot, "docs/knowledge-bank/heuristics.md"), entries.join("\n"));
-    const result = await hook(stdinFor(projectRoot), home, { env: { IFLOW_MEMORY_HOOK_DEADLINE_MS: "20000" } });
-    expect(result.code).toBe(0);
-    expect(result.output!.additionalContext.length).toBeLessThanOrEqual(9000);
-    // Highest count (7) first; among equals the later entry is the newer one.
-    expect(result.output!.additionalContext).toContain("### Heuristics\n### Heuristic: Lesson 49993\n");
-  });
-
-  it.each([
-    ["run directly", false],
-    ["run as `iflow-memory hook session-start`", true],
-  ])("gives up at its deadline on files too large to read in time, and the next session start finds them read in the background (%s)", async (_, viaCli) => {
-    const { home, projectRoot, store } = workspace();
-    // The worker and the background refresh, not relevance (whose index of 100,000 entries is a read of its own).
-    useOriginalRanking(projectRoot);
-    // Some 10 MB: no machine reads that within 50 ms.
-    const entries = Array.from({ length: 100_000 }, (_, index) => `### Heuristic: Lesson ${index}\nWhen the build breaks for reason ${index}, read the log first.\n- Observation count: ${(index % 7) + 1}\n`);
-    writeFileSync(join(projectRoot, "docs/knowledge-bank/heuristics.md"), entries.join("\n"));
-    const env = { IFLOW_MEMORY_HOOK_DEADLINE_MS: "50" };
-    const first = await hook(stdinFor(projectRoot), home, { env, viaCli });
-    expect([first.code, first.stdout]).toEqual([0, ""]);
-    expect(first.stderr).toMatch(/^iflow-memory: gave up after 50 ms; the session starts without memory; the memory files \(\d+\.\d MB\) are being read in the background for the next session\n$/);
-
-    // The background process waits for the files to settle (two seconds), reads them and caches the injection.
-    const cache = readdirSync(join(store, ".cache")).find((name) => name.endsWith(".json.refreshing"))!.replace(/\.refreshing$/, "");
-    for (let waited = 0; !existsSync(join(store, ".cache", cache)) && waited < 30_000; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(readdirSync(join(store, ".cache"))).toEqual([cache]);
-    const second = await hook(stdinFor(projectRoot), home, { env, viaCli });
-    expect([second.code, second.stderr]).toEqual([0, ""]);
-    expect(second.output!.additionalContext).toContain("### Heuristics\n### Heuristic: Lesson 99994\n");
-  });
-
-  it("injects the local bank when the global store is a file, not a directory", async () => {
-    const { home, projectRoot, store } = workspace();
-    mkdirSync(join(store, ".."), { recursive: true });
-    writeFileSync(store, "not a directory");
-    const result = await hook(stdinFor(projectRoot), home);
-    expect(result.code).toBe(0);
-    expect(result.output?.additionalContext).toContain("Small Steps");
-    expect(result.stderr).toContain("tracking not written");
-  });
-
-  it("injects nothing at limit 0 and everything at limit -1", async () => {
-    const { home, projectRoot } = workspace({ bank: "iflow-kb-2026-02" });
-    mkdirSync(join(projectRoot, ".claude"), { recursive: true });
-    const config = join(projectRoot, ".claude/iflow-dev.local.md");
-    writeFileSync(config, "---\nmemory_injection_limit: 0\n---\n");
-    expect((await hook(stdinFor(projectRoot), home)).stdout).toBe("");
-    writeFileSync(config, "---\nmemory_injection_limit: -1\nmemory_injection_max_chars: 10000000\n---\n");
-    const all = await hook(stdinFor(projectRoot), home);
-    const headers = all.output!.additionalContext.split("\n").filter((line) => line.startsWith("### ") && !/^### (Anti-Patterns to Avoid|Heuristics|Patterns to Follow)$/.test(line));
-    const cli = await runNode(CLI_BIN, ["inject", "--project-root", projectRoot, "--limit", "-1", "--global-store", join(home, "none"), "--no-tracking", "--json"]);
-    expect(headers.length).toBe((JSON.parse(cli.stdout) as { entries: unknown[] }).entries.length);
-    expect(headers.length).toBeGreaterThan(20); // more than the default limit: -1 is no limit
-  });
-
-  it("gives up at its deadline with exit 0 and a one-line reason", async () => {
-    const { home, projectRoot } = workspace();
-    const result = await hook(null, home, { cwd: projectRoot, env: { IFLOW_MEMORY_HOOK_DEADLINE_MS: "300" } });
-    expect(result.code).toBe(0);
-    expect(result.stdout).toBe("");
-    expect(result.stderr).toContain("gave up after 300 ms; the session starts without memory");
-  });
-});
-
-describe("the SessionStart hook's stdin, whatever kind of file it is", () => {
-  it("reads the same JSON from a socket, a shell pipe, a FIFO and a regular file", async () => {
-    const { base, home, projectRoot } = workspace();
-    const input = stdinFor(projectRoot);
-    const fromSocket = await hook(input, home);
-
-    const fromShellPipe = spawnSync("sh", ["-c", 'printf %s "$HOOK_INPUT" | "$NODE" "$HOOK"'], {
-      env: { PATH: process.env.PATH ?? "", HOME: home, HOOK_INPUT: input, NODE: process.execPath, HOOK: HOOK_BIN },
-      encoding: "utf8",
-    });
-
-    const fifo = join(base, "stdin.fifo");
-    execFileSync("mkfifo", [fifo]);
-    const fifoEnd = openSync(fifo, constants.O_RDWR); // read-write: opening does not wait for a reader
-    writeSync(fifoEnd, input);
-    const writer = openSync(fifo, constants.O_WRONLY);
-    closeSync(fifoEnd);
-    const fifoReader = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
-    const fromFifo = hook({ descriptor: fifoReader }, home);
-    closeSync(writer); // end of file once the hook has read what was written
-
-    const file = join(base, "stdin.json");
-    writeFileSync(file, input);
-    const fileReader = openSync(file, "r");
-    const fromFile = await hook({ descriptor: fileReader }, home);
-    await fromFifo;
-    [fifoReader, fileReader].forEach((descriptor) => closeSync(descriptor)); // the child had its own copies
-
-    expect(fromSocket.output?.additionalContext).toContain("Small Steps");
-    const results = [fromShellPipe, await fromFifo, fromFile].map((result) => ({ stdout: result.stdout, stderr: result.stderr }));
-    expect(results).toEqual([0, 1, 2].map(() => ({ stdout: fromSocket.stdout, stderr: "" })));
-  });
-
-  it("does not wait for a FIFO that never closes: it reads what arrived and finishes", async () => {
-    const { base, home, projectRoot } = workspace();
-    const fifo = join(base, "stdin.fifo");
-    execFileSync("mkfifo", [fifo]);
-    const holder = openSync(fifo, constants.O_RDWR); // a writer that stays open for the whole test
-    try {
-      writeSync(holder, '{"hook_event_name":"SessionStart",');
-      const result = await hook({ descriptor: holder }, home, { cwd: projectRoot });
+  describe("the SessionStart hook, run as Claude Code runs it", () => {
+    it("prints the project's memory as additionalContext of a SessionStart hookSpecificOutput", async () => {
+      const { home, projectRoot } = workspace();
+      const result = await hook(stdinFor(projectRoot), home);
       expect(result.code).toBe(0);
-      expect(result.stderr).toBe(
-        "iflow-memory: stdin did not close within 1000 ms; reading what arrived\niflow-memory: stdin is not valid JSON; using defaults (source startup, the current directory)\n",
-      );
+      expect(result.output).toEqual({
+        hookEventName: "SessionStart",
+        additionalContext:
+          "## Engineering Memory (from knowledge bank)\n\n### Patterns to Follow\n### Pattern: Small Steps\nCommit often; a small diff is a reviewed diff.\n- Observation count: 2\n\n---\n",
+      });
+    });
+
+    it("gives the same output through `iflow-memory hook session-start`", async () => {
+      const { home, projectRoot } = workspace({ bank: "iflow-kb-2026-04", globalExample: true });
+      const direct = await hook(stdinFor(projectRoot), home, { env: { IFLOW_MEMORY_HOOK_CACHE: "0" } });
+      const viaCli = await hook(stdinFor(projectRoot), home, { viaCli: true, env: { IFLOW_MEMORY_HOOK_CACHE: "0" } });
+      expect(viaCli.stdout).toBe(direct.stdout);
+      expect(direct.output?.additionalContext).toContain("## Engineering Memory (from knowledge bank)");
+    });
+
+    it("keeps the real 265-entry bank plus the global store within the 9,000-character budget", async () => {
+      const { home, projectRoot, store } = workspace({ bank: "iflow-kb-2026-04", globalExample: true });
+      const result = await hook(stdinFor(projectRoot), home);
+      expect(result.output!.additionalContext.length).toBeLessThanOrEqual(9000);
+      expect(result.output!.additionalContext.endsWith("\n---\n")).toBe(true);
+      const { readFileSync } = await import("node:fs");
+      const tracking = JSON.parse(readFileSync(join(store, ".last-injection.json"), "utf8")) as Record<string, unknown>;
+      expect([tracking.event, tracking.chars]).toEqual(["startup", result.output!.additionalContext.length]);
+    });
+
+    it("finds the project root from a subdirectory given as cwd", async () => {
+      const { home, projectRoot } = workspace();
+      mkdirSync(join(projectRoot, "src/cart"), { recursive: true });
+      const result = await hook(stdinFor(join(projectRoot, "src/cart")), home);
       expect(result.output?.additionalContext).toContain("Small Steps");
-    } finally {
-      closeSync(holder);
-    }
+    });
+
+    it("uses CLAUDE_PROJECT_DIR, then the process's directory, when stdin has no cwd", async () => {
+      const { home, projectRoot } = workspace();
+      const fromEnv = await hook('{"hook_event_name":"SessionStart","source":"startup"}', home, { env: { CLAUDE_PROJECT_DIR: projectRoot } });
+      const fromCwd = await hook('{"hook_event_name":"SessionStart","source":"startup"}', home, { cwd: projectRoot });
+      expect([fromEnv.output?.additionalContext, fromCwd.output?.additionalContext].every((text) => text?.includes("Small Steps"))).toBe(true);
+    });
+
+    it("falls back to the defaults on garbage stdin, says so in one line, and exits 0", async () => {
+      const { home, projectRoot } = workspace();
+      const result = await hook("this is not json {", home, { cwd: projectRoot });
+      expect(result.code).toBe(0);
+      expect(result.stderr).toBe("iflow-memory: stdin is not valid JSON; using defaults (source startup, the current directory)\n");
+      expect(result.output?.additionalContext).toContain("Small Steps");
+    });
+
+    it("treats empty stdin as a startup in the current directory", async () => {
+      const { home, projectRoot } = workspace();
+      const result = await hook("", home, { cwd: projectRoot });
+      expect([result.code, result.stderr, result.output?.additionalContext.includes("Small Steps")]).toEqual([0, "", true]);
+    });
+
+    it("does not wait for a stdin that never closes: it reads what arrived and finishes", async () => {
+      const { home, projectRoot } = workspace();
+      const result = await hook(null, home, { cwd: projectRoot });
+      expect(result.code).toBe(0);
+      expect(result.stderr).toContain("stdin did not close within");
+      expect(result.output?.additionalContext).toContain("Small Steps");
+    });
+
+    it("prints nothing and exits 0 without a knowledge bank", async () => {
+      const { home, base } = workspace();
+      const empty = join(base, "empty");
+      mkdirSync(join(empty, ".git"), { recursive: true });
+      expect(await hook(stdinFor(empty), home)).toMatchObject({ code: 0, stdout: "", stderr: "" });
+    });
+
+    it("injects nothing on compact by default, and injects when the config lists compact", async () => {
+      const { home, projectRoot } = workspace();
+      expect((await hook(stdinFor(projectRoot, "compact"), home)).stdout).toBe("");
+      mkdirSync(join(projectRoot, ".claude"));
+      writeFileSync(join(projectRoot, ".claude/iflow-dev.local.md"), "---\nmemory_injection_events: [startup, compact]\n---\n");
+      expect((await hook(stdinFor(projectRoot, "compact"), home)).output?.additionalContext).toContain("Small Steps");
+    });
+
+    it("says nothing for a hook event that is not SessionStart", async () => {
+      const { home, projectRoot } = workspace();
+      const result = await hook(JSON.stringify({ hook_event_name: "PreToolUse", cwd: projectRoot }), home);
+      expect([result.code, result.stdout]).toEqual([0, ""]);
+    });
+
+    it("uses the defaults when the config's YAML is broken, with a one-line warning naming the file", async () => {
+      const { home, projectRoot } = workspace();
+      mkdirSync(join(projectRoot, ".claude"));
+      writeFileSync(join(projectRoot, ".claude/iflow-dev.local.md"), "---\nmemory_injection_limit: [1, 2\n---\n");
+      const result = await hook(stdinFor(projectRoot), home);
+      expect(result.code).toBe(0);
+      expect(result.stderr).toMatch(/^iflow-memory: warning: .*\.claude\/iflow-dev\.local\.md:\d+: invalid YAML \(.*\); using the defaults\n$/);
+      expect(result.output?.additionalContext).toContain("Small Steps");
+    });
+
+    it("honours memory_injection_enabled: false, however it is spelled", async () => {
+      const { home, projectRoot } = workspace();
+      mkdirSync(join(projectRoot, ".claude"));
+      writeFileSync(join(projectRoot, ".claude/iflow-dev.local.md"), "---\nmemory_injection_enabled: False  # off for now\n---\n");
+      expect(await hook(stdinFor(projectRoot), home)).toMatchObject({ code: 0, stdout: "", stderr: "" });
+    });
+
+    it("skips an unreadable entry file with a warning and injects the rest", async () => {
+      const { home, projectRoot } = workspace();
+      // A directory where a file should be is unreadable for root too (chmod 000 is not).
+      mkdirSync(join(projectRoot, "docs/knowledge-bank/anti-patterns.md"));
+      writeFileSync(join(projectRoot, "docs/knowledge-bank/heuristics.md"), "### Heuristic: Secret\nNobody may read this.\n");
+      if (process.getuid?.() !== 0) chmodSync(join(projectRoot, "docs/knowledge-bank/heuristics.md"), 0o000);
+      const result = await hook(stdinFor(projectRoot), home);
+      expect(result.code).toBe(0);
+      expect(result.stderr).toContain("anti-patterns.md: is a directory, not a file; skipped");
+      expect(result.output?.additionalContext).toContain("Small Steps");
+    });
+
+    it("skips a file over 64 MiB and still answers", async () => {
+      const { home, projectRoot } = workspace();
+      writeFileSync(join(projectRoot, "docs/knowledge-bank/heuristics.md"), `### Heuristic: Huge\n${"x".repeat(65 * 1024 * 1024)}\n`);
+      const result = await hook(stdinFor(projectRoot), home);
+      expect(result.code).toBe(0);
+      expect(result.stderr).toMatch(/heuristics\.md: is \d+ bytes, over the 67108864-byte limit; skipped/);
+      expect(result.output?.additionalContext).toContain("Small Steps");
+    });
+
+    it("answers within the budget on a 50,000-entry bank (over 4 MiB: read in a worker thread)", async () => {
+      const { home, projectRoot } = workspace();
+      const entries = Array.from({ length: 50_000 }, (_, index) => `### Heuristic: Lesson ${index}\nWhen the build breaks for reason ${index}, read the log first.\n- Observation count: ${(index % 7) + 1}\n`);
+      writeFileSync(join(projectRoot, "docs/knowledge-bank/heuristics.md"), entries.join("\n"));
+      const result = await hook(stdinFor(projectRoot), home, { env: { IFLOW_MEMORY_HOOK_DEADLINE_MS: "20000" } });
+      expect(result.code).toBe(0);
+      expect(result.output!.additionalContext.length).toBeLessThanOrEqual(9000);
+      // Highest count (7) first; among equals the later entry is the newer one.
+      expect(result.output!.additionalContext).toContain("### Heuristics\n### Heuristic: Lesson 49993\n");
+    });
+
+    it.each([
+      ["run directly", false],
+      ["run as `iflow-memory hook session-start`", true],
+    ])("gives up at its deadline on files too large to read in time, and the next session start finds them read in the background (%s)", async (_, viaCli) => {
+      const { home, projectRoot, store } = workspace();
+      // The worker and the background refresh, not relevance (whose index of 100,000 entries is a read of its own).
+      useOriginalRanking(projectRoot);
+      // Some 10 MB: no machine reads that within 50 ms.
+      const entries = Array.from({ length: 100_000 }, (_, index) => `### Heuristic: Lesson ${index}\nWhen the build breaks for reason ${index}, read the log first.\n- Observation count: ${(index % 7) + 1}\n`);
+      writeFileSync(join(projectRoot, "docs/knowledge-bank/heuristics.md"), entries.join("\n"));
+      const env = { IFLOW_MEMORY_HOOK_DEADLINE_MS: "50" };
+      const first = await hook(stdinFor(projectRoot), home, { env, viaCli });
+      expect([first.code, first.stdout]).toEqual([0, ""]);
+      expect(first.stderr).toMatch(/^iflow-memory: gave up after 50 ms; the session starts without memory; the memory files \(\d+\.\d MB\) are being read in the background for the next session\n$/);
+
+      // The background process waits for the files to settle (two seconds), reads them and caches the injection.
+      const cache = readdirSync(join(store, ".cache")).find((name) => name.endsWith(".json.refreshing"))!.replace(/\.refreshing$/, "");
+      for (let waited = 0; !existsSync(join(store, ".cache", cache)) && waited < 30_000; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(readdirSync(join(store, ".cache"))).toEqual([cache]);
+      const second = await hook(stdinFor(projectRoot), home, { env, viaCli });
+      expect([second.code, second.stderr]).toEqual([0, ""]);
+      expect(second.output!.additionalContext).toContain("### Heuristics\n### Heuristic: Lesson 99994\n");
+    });
+
+    it("injects the local bank when the global store is a file, not a directory", async () => {
+      const { home, projectRoot, store } = workspace();
+      mkdirSync(join(store, ".."), { recursive: true });
+      writeFileSync(store, "not a directory");
+      const result = await hook(stdinFor(projectRoot), home);
+      expect(result.code).toBe(0);
+      expect(result.output?.additionalContext).toContain("Small Steps");
+      expect(result.stderr).toContain("tracking not written");
+    });
+
+    it("injects nothing at limit 0 and everything at limit -1", async () => {
+      const { home, projectRoot } = workspace({ bank: "iflow-kb-2026-02" });
+      mkdirSync(join(projectRoot, ".claude"), { recursive: true });
+      const config = join(projectRoot, ".claude/iflow-dev.local.md");
+      writeFileSync(config, "---\nmemory_injection_limit: 0\n---\n");
+      expect((await hook(stdinFor(projectRoot), home)).stdout).toBe("");
+      writeFileSync(config, "---\nmemory_injection_limit: -1\nmemory_injection_max_chars: 10000000\n---\n");
+      const all = await hook(stdinFor(projectRoot), home);
+      const headers = all.output!.additionalContext.split("\n").filter((line) => line.startsWith("### ") && !/^### (Anti-Patterns to Avoid|Heuristics|Patterns to Follow)$/.test(line));
+      const cli = await runNode(CLI_BIN, ["inject", "--project-root", projectRoot, "--limit", "-1", "--global-store", join(home, "none"), "--no-tracking", "--json"]);
+      expect(headers.length).toBe((JSON.parse(cli.stdout) as { entries: unknown[] }).entries.length);
+      expect(headers.length).toBeGreaterThan(20); // more than the default limit: -1 is no limit
+    });
+
+    it("gives up at its deadline with exit 0 and a one-line reason", async () => {
+      const { home, projectRoot } = workspace();
+      const result = await hook(null, home, { cwd: projectRoot, env: { IFLOW_MEMORY_HOOK_DEADLINE_MS: "300" } });
+      expect(result.code).toBe(0);
+      expect(result.stdout).toBe("");
+      expect(result.stderr).toContain("gave up after 300 ms; the session starts without memory");
+    });
   });
 
-  it("reads through process.stdin, silently, where node would warn about its internal pipe handle", async () => {
-    const { home, projectRoot } = workspace();
-    // --pending-deprecation makes process.binding warn; --throw-deprecation would turn that warning into a crash.
-    const nodeOptions = ["--pending-deprecation", "--throw-deprecation"];
-    const closed = await hook(stdinFor(projectRoot), home, { nodeOptions });
-    const neverClosed = await hook(null, home, { cwd: projectRoot, nodeOptions });
-    expect([closed.code, closed.stderr, closed.output?.additionalContext.includes("Small Steps")]).toEqual([0, "", true]);
-    expect([neverClosed.code, neverClosed.stderr, neverClosed.output?.additionalContext.includes("Small Steps")]).toEqual([
-      0,
-      "iflow-memory: stdin did not close within 1000 ms; reading what arrived\n",
-      true,
-    ]);
+  describe("the SessionStart hook's stdin, whatever kind of file it is", () => {
+    it("reads the same JSON from a socket, a shell pipe, a FIFO and a regular file", async () => {
+      const { base, home, projectRoot } = workspace();
+      const input = stdinFor(projectRoot);
+      const fromSocket = await hook(input, home);
+
+      const fromShellPipe = spawnSync("sh", ["-c", 'printf %s "$HOOK_INPUT" | "$NODE" "$HOOK"'], {
+        env: { PATH: process.env.PATH ?? "", HOME: home, HOOK_INPUT: input, NODE: executable, HOOK: HOOK_BIN },
+        encoding: "utf8",
+      });
+
+      const fifo = join(base, "stdin.fifo");
+      execFileSync("mkfifo", [fifo]);
+      const fifoEnd = openSync(fifo, constants.O_RDWR); // read-write: opening does not wait for a reader
+      writeSync(fifoEnd, input);
+      const writer = openSync(fifo, constants.O_WRONLY);
+      closeSync(fifoEnd);
+      const fifoReader = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
+      const fromFifo = hook({ descriptor: fifoReader }, home);
+      closeSync(writer); // end of file once the hook has read what was written
+
+      const file = join(base, "stdin.json");
+      writeFileSync(file, input);
+      const fileReader = openSync(file, "r");
+      const fromFile = await hook({ descriptor: fileReader }, home);
+      await fromFifo;
+      [fifoReader, fileReader].forEach((descriptor) => closeSync(descriptor)); // the child had its own copies
+
+      expect(fromSocket.output?.additionalContext).toContain("Small Steps");
+      const results = [fromShellPipe, await fromFifo, fromFile].map((result) => ({ stdout: result.stdout, stderr: result.stderr }));
+      expect(results).toEqual([0, 1, 2].map(() => ({ stdout: fromSocket.stdout, stderr: "" })));
+    });
+
+    it("does not wait for a FIFO that never closes: it reads what arrived and finishes", async () => {
+      const { base, home, projectRoot } = workspace();
+      const fifo = join(base, "stdin.fifo");
+      execFileSync("mkfifo", [fifo]);
+      const holder = openSync(fifo, constants.O_RDWR); // a writer that stays open for the whole test
+      try {
+        writeSync(holder, '{"hook_event_name":"SessionStart",');
+        const result = await hook({ descriptor: holder }, home, { cwd: projectRoot });
+        expect(result.code).toBe(0);
+        expect(result.stderr).toBe(
+          "iflow-memory: stdin did not close within 1000 ms; reading what arrived\niflow-memory: stdin is not valid JSON; using defaults (source startup, the current directory)\n",
+        );
+        expect(result.output?.additionalContext).toContain("Small Steps");
+      } finally {
+        closeSync(holder);
+      }
+    });
+
+    it("reads a pipe without a deprecation warning, even where a warning would be a crash", async () => {
+      const { home, projectRoot } = workspace();
+      // --pending-deprecation warns about more deprecated APIs; --throw-deprecation turns a warning into a crash.
+      const nodeOptions = ["--pending-deprecation", "--throw-deprecation"];
+      const closed = await hook(stdinFor(projectRoot), home, { nodeOptions });
+      const neverClosed = await hook(null, home, { cwd: projectRoot, nodeOptions });
+      expect([closed.code, closed.stderr, closed.output?.additionalContext.includes("Small Steps")]).toEqual([0, "", true]);
+      expect([neverClosed.code, neverClosed.stderr, neverClosed.output?.additionalContext.includes("Small Steps")]).toEqual([
+        0,
+        "iflow-memory: stdin did not close within 1000 ms; reading what arrived\n",
+        true,
+      ]);
+    });
+
+    it("uses the defaults, with a one-line warning, when stdin cannot be read (a directory)", async () => {
+      const { home, projectRoot } = workspace();
+      const directory = openSync(projectRoot, "r");
+      const result = await hook({ descriptor: directory }, home, { cwd: projectRoot });
+      closeSync(directory);
+      expect(result.code).toBe(0);
+      expect(result.stderr).toBe("iflow-memory: stdin could not be read (EISDIR); reading what arrived\n");
+      expect(result.output?.additionalContext).toContain("Small Steps");
+      expect(readFileSync(join(home, ".claude/iflow/memory/.last-injection.json"), "utf8")).toContain('"event": "startup"');
+    });
   });
 
-  it("uses the defaults, with a one-line warning, when stdin cannot be read (a directory)", async () => {
-    const { home, projectRoot } = workspace();
-    const directory = openSync(projectRoot, "r");
-    const result = await hook({ descriptor: directory }, home, { cwd: projectRoot });
-    closeSync(directory);
-    expect(result.code).toBe(0);
-    expect(result.stderr).toBe("iflow-memory: stdin could not be read (EISDIR); reading what arrived\n");
-    expect(result.output?.additionalContext).toContain("Small Steps");
-    expect(readFileSync(join(home, ".claude/iflow/memory/.last-injection.json"), "utf8")).toContain('"event": "startup"');
-  });
-});
-
-describe("the SessionStart hook's warm start", () => {
-  it.each([
-    ["today's order", true, []],
-    // Spawning git with its output piped back loads the stream and socket modules too.
-    ["relevance (git for the signals)", false, ["NativeModule child_process", "NativeModule net", "NativeModule stream"]],
-  ])("loads neither the parser and YAML bundle, nor crypto, node's stream and socket modules or workers (%s)", async (_, original, builtins) => {
-    const { base, home, projectRoot } = workspace({ bank: "iflow-kb-2026-04", globalExample: true });
-    if (original) useOriginalRanking(projectRoot);
-    // Which modules a run loaded, read as it exits: what a warm start costs is mostly loading.
-    const probe = join(base, "probe.cjs");
-    writeFileSync(
-      probe,
-      'process.on("exit", () => require("fs").writeSync(2, JSON.stringify({ builtins: process.moduleLoadList.filter((name) => /^NativeModule (net|stream|crypto|worker_threads|child_process)$/.test(name)), files: Object.keys(require.cache).map((file) => require("path").basename(file)) }) + "\\n"));\n',
-    );
-    const run = async () => JSON.parse((await hook(stdinFor(projectRoot), home, { nodeOptions: ["--require", probe] })).stderr) as unknown;
-    // Files younger than two seconds are never cached (they may change again within the clock's granularity).
-    await new Promise((resolve) => setTimeout(resolve, 2_100));
-    const cold = await run();
-    const warm = await run();
-    // The probe sees what a cold start loads (the second bundle, crypto for the content hashes)…
-    expect(cold).toMatchObject({ builtins: expect.arrayContaining(["NativeModule crypto"]), files: ["probe.cjs", "session-start.cjs", "session-start-prepare.cjs"] });
-    // …and a warm start loads none of it.
-    const { builtins: loaded, files } = warm as { builtins: string[]; files: string[] };
-    expect({ builtins: [...loaded].sort(), files }).toEqual({ builtins, files: ["probe.cjs", "session-start.cjs"] });
+  describe("the SessionStart hook's warm start", () => {
+    it.each([
+      ["today's order", true],
+      ["relevance: git may run for the signals", false],
+    ])("loads neither the parser and YAML bundle, nor crypto or workers (%s)", async (_, original) => {
+      const { base, home, projectRoot } = workspace({ bank: "iflow-kb-2026-04", globalExample: true });
+      if (original) useOriginalRanking(projectRoot);
+      // Which modules a run required, read as it exits: what a warm start costs is mostly loading.
+      const probe = join(base, "probe.cjs");
+      writeFileSync(
+        probe,
+        dedent`
+          const Module = require("module");
+          const builtins = [];
+          const load = Module.prototype.require;
+          Module.prototype.require = function (id) {
+            const name = id.replace(/^node:/, "");
+            if (/^(crypto|worker_threads|child_process)$/.test(name) && !builtins.includes(name)) builtins.push(name);
+            return load.apply(this, arguments);
+          };
+          process.on("exit", () => require("fs").writeSync(2, JSON.stringify({ builtins, files: Object.keys(require.cache).map((file) => require("path").basename(file)) }) + "\\n"));
+        `,
+      );
+      const run = async () => JSON.parse((await hook(stdinFor(projectRoot), home, { nodeOptions: ["--require", probe] })).stderr) as unknown;
+      // Files younger than two seconds are never cached (they may change again within the clock's granularity).
+      await new Promise((resolve) => setTimeout(resolve, 2_100));
+      const cold = await run();
+      const warm = await run();
+      // The probe sees what a cold start loads (the second bundle, crypto for the content hashes)…
+      expect(cold).toEqual({ builtins: ["crypto"], files: ["probe.cjs", "session-start.cjs", "session-start-prepare.cjs"] });
+      // …and a warm start loads none of it (with today's order, no child process either).
+      const { builtins, files } = warm as { builtins: string[]; files: string[] };
+      expect({ builtins: original ? builtins : builtins.filter((name) => name !== "child_process"), files }).toEqual({ builtins: [], files: ["probe.cjs", "session-start.cjs"] });
+    });
   });
 });

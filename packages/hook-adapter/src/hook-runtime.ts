@@ -101,8 +101,7 @@ export async function runHook(io: HookIO, withoutMemory: string, respond: (conte
   const startedAt = Date.now();
   const problems: string[] = [];
   // The deadline can only end a wait (code that runs without waiting cannot be cut short), so
-  // its timer is set at the first wait: most session starts find stdin written and closed and
-  // their injection cached, and never wait at all.
+  // its timer is set at the first wait: reading a pipe, running git, or working an injection out.
   let timer: NodeJS.Timeout | undefined;
   let giveUp: (value: null) => void = () => undefined;
   const deadline = new Promise<null>((resolve) => (giveUp = resolve));

@@ -2,8 +2,7 @@
 export interface HookInput extends AsyncIterable<string | Uint8Array> {
   isTTY?: boolean;
   /**
-   * All of the input if it is there already — a file, or a pipe whose writer has written and
-   * closed it, as Claude Code does before the hook has even started — else null, and the rest is
+   * All of the input if it can be read without waiting (a file), else null, and the input is
    * read by iterating. Throws when the input cannot be read.
    */
   readAtOnce?: () => Uint8Array | null;

