@@ -6,6 +6,7 @@ import {
   injectionCachePath,
   injectionFingerprint,
   readCachedInjection,
+  readCachedRanking,
   releaseCacheRefresh,
   resolveGlobalStoreDir,
   SETTLE_MS,
@@ -171,29 +172,48 @@ export function reportWarnings(warnings: readonly StoreWarning[], problems: stri
 declare const __IFLOW_MEMORY_VERSION__: string;
 const VERSION = typeof __IFLOW_MEMORY_VERSION__ === "string" ? __IFLOW_MEMORY_VERSION__ : "0.0.0-dev";
 
+/** A session injection from `cachedInjection`, and how to get what relevance ranks. */
+export interface CachedInjection {
+  injection: SessionInjection;
+  /**
+   * The candidates and their index: kept in a file of their own beside the cached injection, so
+   * that a hook that does not rank (today's order, injection off) never reads them; worked out
+   * again when that file is missing or stale. Undefined when the config ranks nothing.
+   */
+  ranking(): Promise<SessionInjection["ranking"]>;
+}
+
 /**
  * The session injection of `sources`: from the cache when none of its files changed, else worked
  * out (in a worker for large files) and cached. See `HookIO`.
  */
-export async function cachedInjection(io: HookIO, sources: InjectionSources, waiting: Waiting): Promise<SessionInjection> {
+export async function cachedInjection(io: HookIO, sources: InjectionSources, waiting: Waiting): Promise<CachedInjection> {
   const cacheOn = io.env.IFLOW_MEMORY_HOOK_CACHE !== "0";
   const path = injectionCachePath(sources.globalStoreDir, sources.projectRoot);
   const now = (io.now ?? (() => new Date()))().getTime();
   const fingerprint = injectionFingerprint({ ...sources, salt: cacheSalt(io.cacheSalt), now });
+  const prepare = async (): Promise<SessionInjection> => {
+    waiting.begin();
+    const aside = io.prepareAside !== undefined && fingerprint.bytes > IN_PROCESS_MAX_BYTES;
+    const { refreshInBackground } = io;
+    if (aside && cacheOn && refreshInBackground !== undefined) {
+      waiting.onGiveUp = () => startRefresh(refreshInBackground, path, sources, fingerprint.bytes);
+    }
+    const injection = await (aside ? io.prepareAside! : io.prepare)(sources);
+    waiting.onGiveUp = undefined;
+    // A cache that cannot be written (no global store, a read-only home) only costs speed.
+    if (cacheOn && fingerprint.settled) await writeCachedInjection(path, fingerprint.value, injection).catch(() => undefined);
+    return injection;
+  };
   const cached = cacheOn ? readCachedInjection(path, fingerprint.value) : null;
-  if (cached !== null) return cached;
-
-  waiting.begin();
-  const aside = io.prepareAside !== undefined && fingerprint.bytes > IN_PROCESS_MAX_BYTES;
-  const { refreshInBackground } = io;
-  if (aside && cacheOn && refreshInBackground !== undefined) {
-    waiting.onGiveUp = () => startRefresh(refreshInBackground, path, sources, fingerprint.bytes);
-  }
-  const injection = await (aside ? io.prepareAside! : io.prepare)(sources);
-  waiting.onGiveUp = undefined;
-  // A cache that cannot be written (no global store, a read-only home) only costs speed.
-  if (cacheOn && fingerprint.settled) await writeCachedInjection(path, fingerprint.value, injection).catch(() => undefined);
-  return injection;
+  const injection = cached ?? (await prepare());
+  return {
+    injection,
+    ranking: async () => {
+      if (injection.ranking !== undefined || (!injection.config.promptRecall && injection.config.injectionRanking !== "relevance")) return injection.ranking;
+      return (cacheOn ? readCachedRanking(path, fingerprint.value) : null) ?? (await prepare()).ranking;
+    },
+  };
 }
 
 /** Starts the background refresh unless one is running already; says what the next session gets. */

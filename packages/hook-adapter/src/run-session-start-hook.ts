@@ -25,20 +25,21 @@ export function runSessionStartHook(io: HookIO): Promise<0> {
     }
     const source = typeof input.source === "string" && input.source !== "" ? input.source : "startup";
     const sources = await hookSources(io, input);
-    const injection = await cachedInjection(io, sources, waiting);
+    const { injection, ranking } = await cachedInjection(io, sources, waiting);
 
     reportWarnings(injection.configWarnings, problems);
     const { config } = injection;
     if (!config.injectionEnabled || !config.injectionEvents.includes(source)) return "";
     reportWarnings(injection.warnings, problems);
 
-    let query = null;
-    if (config.injectionRanking === "relevance" && injection.ranking !== undefined) {
+    let plan = planSessionStart(injection, null);
+    if (config.injectionRanking === "relevance") {
       waiting.begin();
-      const signals = await (io.gatherSignals ?? ((projectRoot: string) => gatherSessionSignals({ projectRoot, env: io.env })))(sources.projectRoot);
-      query = sessionQuery(signals);
+      // git runs while the index is read.
+      const signals = (io.gatherSignals ?? ((projectRoot: string) => gatherSessionSignals({ projectRoot, env: io.env })))(sources.projectRoot);
+      const candidates = await ranking();
+      plan = planSessionStart({ ...injection, ...(candidates === undefined ? {} : { ranking: candidates }) }, sessionQuery(await signals));
     }
-    const plan = planSessionStart(injection, query);
     if (plan.block === "") return "";
     await recordInjection(io, sources, input, plan, source, problems);
     return `${JSON.stringify({ hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: plan.block } })}\n`;

@@ -22,10 +22,13 @@ export function runUserPromptSubmitHook(io: HookIO): Promise<0> {
     }
     if (typeof input.prompt !== "string" || input.prompt.trim() === "") return "";
     const sources = await hookSources(io, input);
-    const injection = await cachedInjection(io, sources, waiting);
+    const { injection, ranking } = await cachedInjection(io, sources, waiting);
     reportWarnings(injection.configWarnings, problems);
+    const { config } = injection;
+    if (!config.injectionEnabled || !config.promptRecall || config.promptRecallLimit === 0) return "";
+    const candidates = await ranking();
     const given = typeof input.session_id === "string" && input.session_id !== "" ? readSessionLedger(sources.globalStoreDir, input.session_id) : new Set<string>();
-    const plan = planPromptRecall(injection, input.prompt, given);
+    const plan = planPromptRecall({ ...injection, ...(candidates === undefined ? {} : { ranking: candidates }) }, input.prompt, given);
     if (plan.block === "") return "";
     reportWarnings(injection.warnings, problems);
     await recordInjection(io, sources, input, plan, "prompt", problems);

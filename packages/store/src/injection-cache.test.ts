@@ -9,7 +9,9 @@ import {
   claimCacheRefresh,
   injectionCachePath,
   injectionFingerprint,
+  rankingCachePath,
   readCachedInjection,
+  readCachedRanking,
   REFRESH_CLAIM_MS,
   releaseCacheRefresh,
   writeCachedInjection,
@@ -63,13 +65,14 @@ describe("injectionFingerprint", () => {
 });
 
 describe("readCachedInjection", () => {
-  it("returns what was written under the same fingerprint, and null under another", async () => {
+  it("returns what was written under the same fingerprint, and null under another; what relevance ranks is read apart (readCachedRanking)", async () => {
     const sources = project();
-    const injection = await prepareSessionInjection(sources);
+    const { ranking, ...injection } = await prepareSessionInjection(sources);
     const path = injectionCachePath(sources.globalStoreDir, sources.projectRoot);
-    await writeCachedInjection(path, "fingerprint-a", injection);
-    expect(readCachedInjection(path, "fingerprint-a")).toEqual(injection);
-    expect(readCachedInjection(path, "fingerprint-b")).toBeNull();
+    await writeCachedInjection(path, "fingerprint-a", { ...injection, ranking: ranking! });
+    expect([readCachedInjection(path, "fingerprint-a"), readCachedRanking(path, "fingerprint-a")]).toEqual([injection, ranking]);
+    expect([readCachedInjection(path, "fingerprint-b"), readCachedRanking(path, "fingerprint-b")]).toEqual([null, null]);
+    expect(existsSync(rankingCachePath(path))).toBe(true);
   });
 
   it("treats a missing or corrupt cache file as no cache", () => {
@@ -87,8 +90,8 @@ describe("readCachedInjection", () => {
     mkdirSync(join(sources.globalStoreDir, ".cache"));
     execFileSync("mkfifo", [path]);
     expect(readCachedInjection(path, "x")).toBeNull();
-    const injection = await prepareSessionInjection(sources);
-    await writeCachedInjection(path, "x", injection);
+    const { ranking, ...injection } = await prepareSessionInjection(sources);
+    await writeCachedInjection(path, "x", { ...injection, ranking: ranking! });
     expect(readCachedInjection(path, "x")).toEqual(injection);
   });
 });

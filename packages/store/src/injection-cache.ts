@@ -80,15 +80,40 @@ export function readCachedInjection(path: string, fingerprint: string): SessionI
   }
 }
 
+/** Where the ranking half of a cached injection (candidates and index) lives: beside it. */
+export function rankingCachePath(path: string): string {
+  return path.replace(/\.json$/, "") + ".ranking.json";
+}
+
+/**
+ * The cached candidates and index when their fingerprint is `fingerprint`, else null.
+ *
+ * @example
+ * readCachedRanking(injectionCachePath(store, root), fingerprint)?.index;
+ */
+export function readCachedRanking(path: string, fingerprint: string): SessionInjection["ranking"] | null {
+  const file = readTextFileSync(rankingCachePath(path));
+  if (!("text" in file)) return null;
+  try {
+    const cached = JSON.parse(file.text) as { fingerprint?: unknown; ranking?: SessionInjection["ranking"] };
+    return cached.fingerprint === fingerprint && Array.isArray(cached.ranking?.candidates) && typeof cached.ranking?.index === "object" ? cached.ranking : null;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Saves an injection with the fingerprint of the files it came from (atomically, mode 0600:
- * it holds memory text).
+ * it holds memory text): what relevance ranks in a file of its own (`rankingCachePath`), written
+ * first, and the rest — small, read at every session start — in `path`.
  *
  * @example
  * await writeCachedInjection(injectionCachePath(store, root), fingerprint, injection);
  */
 export async function writeCachedInjection(path: string, fingerprint: string, injection: SessionInjection): Promise<void> {
-  await writeFileAtomically(path, JSON.stringify({ fingerprint, injection }), { durable: false });
+  const { ranking, ...rest } = injection;
+  if (ranking !== undefined) await writeFileAtomically(rankingCachePath(path), JSON.stringify({ fingerprint, ranking }), { durable: false });
+  await writeFileAtomically(path, JSON.stringify({ fingerprint, injection: rest }), { durable: false });
 }
 
 /** A claim older than this is taken to belong to a refresh that died (killed, out of memory). */
