@@ -16,6 +16,7 @@ export const GOLDEN_DIR = join(SHARED_DIR, "golden");
 /** The built command and hook, as a user runs them. */
 export const CLI_BIN = join(REPO_ROOT, "packages/cli/dist/bin.js");
 export const HOOK_BIN = join(REPO_ROOT, "packages/hook-adapter/dist/session-start.cjs");
+export const PROMPT_HOOK_BIN = join(REPO_ROOT, "packages/hook-adapter/dist/user-prompt-submit.cjs");
 
 const created: string[] = [];
 afterEach(() => {
