@@ -65,3 +65,36 @@ describe("the SessionStart hook, in a real Claude Code session", () => {
     expect([run.code, run.result?.result, hookContextText(run.requests, "SessionStart")]).toEqual([0, DEFAULT_REPLY_TEXT, null]);
   });
 });
+
+describe("the UserPromptSubmit hook, in a real Claude Code session", () => {
+  const PROMPT = "the checkout client retries a POST after a timeout and charged a card twice";
+
+  async function expectPromptMemoryReachedTheModel(run: ClaudeRun): Promise<void> {
+    expect({ code: run.code, reply: run.result?.result }).toEqual({ code: 0, reply: DEFAULT_REPLY_TEXT });
+    const text = hookContextText(run.requests, "UserPromptSubmit");
+    expect(text?.startsWith("## Engineering Memory (from knowledge bank)\n\n### Anti-Patterns to Avoid\n### Anti-Pattern: Retrying Non-Idempotent Requests\n")).toBe(true);
+    // The session start gave the branch's entry; the prompt adds what the prompt is about, not that again.
+    expect(hookContextText(run.requests, "SessionStart")).toContain("### Anti-Pattern: Mocking the Database in Integration Tests\n");
+    expect(text).not.toContain("Mocking the Database in Integration Tests");
+  }
+
+  it("gives the model the entries relevant to the prompt once `iflow-memory setup claude` has registered it", async () => {
+    const { home, project, api } = await workspace();
+    expect((await runNode(CLI_BIN, ["setup", "claude"], { env: { HOME: home } })).code).toBe(0);
+    await expectPromptMemoryReachedTheModel(await runClaude({ api, home, cwd: project, prompt: PROMPT }));
+  });
+
+  it("gives the model the entries relevant to the prompt once the plugin is installed", async () => {
+    const { home, project, api } = await workspace();
+    await claude(api, home, project, ["plugin", "marketplace", "add", REPO_ROOT]);
+    await claude(api, home, project, ["plugin", "install", "iflow-memory@iflow-memory"]);
+    await expectPromptMemoryReachedTheModel(await runClaude({ api, home, cwd: project, prompt: PROMPT }));
+  });
+
+  it("adds nothing to a prompt the bank has nothing on", async () => {
+    const { home, project, api } = await workspace();
+    expect((await runNode(CLI_BIN, ["setup", "claude"], { env: { HOME: home } })).code).toBe(0);
+    const run = await runClaude({ api, home, cwd: project, prompt: "hello" });
+    expect([run.code, hookContextText(run.requests, "UserPromptSubmit")]).toEqual([0, null]);
+  });
+});
