@@ -26,6 +26,8 @@ export { LOCK_FILE, withStoreLock } from "./with-store-lock.js";
 export type { StoreLockOptions } from "./with-store-lock.js";
 export { prepareSessionInjection, trackedPlan } from "./prepare-session-injection.js";
 export type { SessionInjection } from "./prepare-session-injection.js";
+export { decodeRankingCache, encodeRankingCache } from "./ranking-cache-file.js";
+export type { RankingData } from "./ranking-cache-file.js";
 export {
   claimCacheRefresh,
   injectionCachePath,

@@ -70,7 +70,8 @@ describe("readCachedInjection", () => {
     const { ranking, ...injection } = await prepareSessionInjection(sources);
     const path = injectionCachePath(sources.globalStoreDir, sources.projectRoot);
     await writeCachedInjection(path, "fingerprint-a", { ...injection, ranking: ranking! });
-    expect([readCachedInjection(path, "fingerprint-a"), readCachedRanking(path, "fingerprint-a")]).toEqual([injection, ranking]);
+    const plain = (value: unknown) => JSON.parse(JSON.stringify(value)) as unknown;
+    expect([readCachedInjection(path, "fingerprint-a"), plain(readCachedRanking(path, "fingerprint-a"))]).toEqual([injection, plain(ranking)]);
     expect([readCachedInjection(path, "fingerprint-b"), readCachedRanking(path, "fingerprint-b")]).toEqual([null, null]);
     expect(existsSync(rankingCachePath(path))).toBe(true);
   });

@@ -5,6 +5,8 @@ import type { SessionInjection } from "./prepare-session-injection.js";
 import { configPath } from "./read-config.js";
 import { knowledgeBankDir } from "./read-knowledge-bank.js";
 import { readTextFileSync } from "./read-text-file.js";
+import { decodeRankingCache, encodeRankingCache, type RankingData } from "./ranking-cache-file.js";
+import { readUserFileSync } from "./read-user-file.js";
 import { writeFileAtomically } from "./write-file-atomically.js";
 
 /** Files changed this recently may change again within the file system's time granularity. */
@@ -85,21 +87,19 @@ export function rankingCachePath(path: string): string {
   return path.replace(/\.json$/, "") + ".ranking.json";
 }
 
+/** The ranking cache is ours, not the user's: the size limit of user files does not bound it (50,000 entries take some 60 MB). */
+const RANKING_CACHE_MAX_BYTES = 1024 * 1024 * 1024;
+
 /**
- * The cached candidates and index when their fingerprint is `fingerprint`, else null.
+ * The cached candidates and index when their fingerprint is `fingerprint`, else null. The
+ * entries' text is parsed when first asked for (`decodeRankingCache`).
  *
  * @example
  * readCachedRanking(injectionCachePath(store, root), fingerprint)?.index;
  */
-export function readCachedRanking(path: string, fingerprint: string): SessionInjection["ranking"] | null {
-  const file = readTextFileSync(rankingCachePath(path));
-  if (!("text" in file)) return null;
-  try {
-    const cached = JSON.parse(file.text) as { fingerprint?: unknown; ranking?: SessionInjection["ranking"] };
-    return cached.fingerprint === fingerprint && Array.isArray(cached.ranking?.candidates) && typeof cached.ranking?.index === "object" ? cached.ranking : null;
-  } catch {
-    return null;
-  }
+export function readCachedRanking(path: string, fingerprint: string): RankingData | null {
+  const file = readUserFileSync(rankingCachePath(path), { maxBytes: RANKING_CACHE_MAX_BYTES });
+  return "bytes" in file ? decodeRankingCache(file.bytes, fingerprint) : null;
 }
 
 /**
@@ -112,7 +112,7 @@ export function readCachedRanking(path: string, fingerprint: string): SessionInj
  */
 export async function writeCachedInjection(path: string, fingerprint: string, injection: SessionInjection): Promise<void> {
   const { ranking, ...rest } = injection;
-  if (ranking !== undefined) await writeFileAtomically(rankingCachePath(path), JSON.stringify({ fingerprint, ranking }), { durable: false });
+  if (ranking !== undefined) await writeFileAtomically(rankingCachePath(path), encodeRankingCache(fingerprint, ranking), { durable: false });
   await writeFileAtomically(path, JSON.stringify({ fingerprint, injection: rest }), { durable: false });
 }
 

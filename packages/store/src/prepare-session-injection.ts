@@ -1,6 +1,6 @@
-import type { Entry } from "@iflow-memory/parser";
-import { buildRelevanceIndex, injectionCandidates, planInjection, type InjectionPlan, type RelevanceIndex } from "@iflow-memory/ranker";
+import { buildRelevanceIndex, injectionCandidates, planInjection, type InjectionPlan } from "@iflow-memory/ranker";
 import { readConfig, type MemoryConfig } from "./read-config.js";
+import type { RankingData } from "./ranking-cache-file.js";
 import { readMemorySources } from "./read-memory-sources.js";
 import type { StoreWarning } from "./store-warning.js";
 import { projectName, type TrackedPlan } from "./write-tracking.js";
@@ -17,7 +17,7 @@ export interface SessionInjection {
   /** Today's order: for `memory_injection_ranking: original`, and a session with nothing to rank by. Empty when injection is off. */
   plan: TrackedPlan;
   /** The entries relevance chooses from and their full-text index; absent when injection is off or nothing ranks by relevance. */
-  ranking?: { candidates: Entry[]; index: RelevanceIndex };
+  ranking?: RankingData;
   warnings: StoreWarning[];
 }
 

@@ -1,7 +1,7 @@
 import type { Confidence, Entry } from "@iflow-memory/parser";
 import { sortEntries } from "../sort-entries.js";
 import { DEFAULT_QUERY_WEIGHTS, queryTerms, type QueryWeights, type RelevanceQuery } from "./query-terms.js";
-import { buildRelevanceIndex, type RelevanceIndex } from "./relevance-index.js";
+import { buildRelevanceIndex, termPostings, type RelevanceIndex } from "./relevance-index.js";
 
 /** What a reader's feedback on an entry says so far (`record_feedback`, `iflow-memory feedback`). */
 export interface EntryFeedback {
@@ -91,11 +91,11 @@ export function rankEntries<T extends Entry>(entries: readonly T[], query: Relev
   const rarest = Math.log(1 + (index.documents + 0.5) / 0.5);
   let queryWeight = 0;
   for (const [term, weight] of terms) {
-    if (!Object.hasOwn(index.postings, term)) queryWeight += weight * rarest;
-  }
-  for (const [term, weight] of terms) {
-    if (!Object.hasOwn(index.postings, term)) continue;
-    const postings = index.postings[term]!;
+    const postings = termPostings(index, term);
+    if (postings.length === 0) {
+      queryWeight += weight * rarest;
+      continue;
+    }
     const holding = postings.length / 2;
     const idf = Math.log(1 + (index.documents - holding + 0.5) / (holding + 0.5));
     queryWeight += weight * idf;
