@@ -150,15 +150,13 @@ const median = (values) => {
 // each scenario injects the same from its cache as from its files.
 Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2_100);
 for (const scenario of scenarios) {
-  // A first run caches (at 50,000 entries with relevance the deadline may end it first: its
-  // background refresh caches then, and the next run waits for that).
-  runHook(scenario, { cold: false });
-  for (let waited = 0; waited < 60_000; waited += 500) {
-    const cache = join(scenario.home, ".claude/iflow/memory/.cache");
-    if (readdirSync(cache).some((name) => name.endsWith(".json")) && !readdirSync(cache).some((name) => name.endsWith(".refreshing"))) break;
-    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 500);
+  // The first runs cache (at 50,000 entries with relevance the deadline ends the first: its
+  // background refresh caches then, and a later run finds it).
+  let stdout = "";
+  for (let attempt = 0; attempt < 60 && stdout === ""; attempt++) {
+    if (attempt > 0) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1_000);
+    stdout = runHook(scenario, { cold: false }).stdout;
   }
-  const { stdout } = runHook(scenario, { cold: false });
   if (stdout === "") throw new Error(`${scenario.name}: the warm hook injected nothing`);
   const context = JSON.parse(stdout).hookSpecificOutput.additionalContext;
   if (runHook(scenario, { cold: false }).stdout !== stdout) throw new Error(`${scenario.name}: two warm runs differ`);

@@ -1,8 +1,11 @@
-import { appendFileSync, mkdirSync, readdirSync, readFileSync, statSync, unlinkSync } from "node:fs";
+import { appendFileSync, closeSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, unlinkSync, utimesSync } from "node:fs";
 import { join } from "node:path";
 
 /** Ledgers of sessions not heard from for this long are removed. */
 export const SESSION_LEDGER_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
+/** The ledgers are looked over for old ones at most this often (a marker file's time says when last). */
+const PRUNE_EVERY_MS = 24 * 60 * 60 * 1000;
+const PRUNED_MARKER = ".pruned";
 
 const SAFE_ID = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}$/;
 
@@ -31,7 +34,7 @@ export function readSessionLedger(globalStoreDir: string, sessionId: string): Se
 /**
  * Adds content hashes to a session's ledger: one append of whole lines (concurrent writers never
  * interleave within a line), the folder private. A session's first entry also removes the ledgers
- * of sessions older than `SESSION_LEDGER_MAX_AGE_MS`. Throws on I/O failure; callers treat it as a
+ * of sessions older than `SESSION_LEDGER_MAX_AGE_MS`, once a day at most. Throws on I/O failure; callers treat it as a
  * warning (the injection itself is unaffected).
  *
  * @example
@@ -44,7 +47,13 @@ export function recordInSessionLedger(globalStoreDir: string, sessionId: string,
   const isNew = statSync(path, { throwIfNoEntry: false }) === undefined;
   if (isNew) {
     mkdirSync(folder, { recursive: true, mode: 0o700 });
-    pruneLedgers(folder, now);
+    const marker = join(folder, PRUNED_MARKER);
+    const pruned = statSync(marker, { throwIfNoEntry: false });
+    if (pruned === undefined || now - pruned.mtimeMs > PRUNE_EVERY_MS) {
+      closeSync(openSync(marker, "w", 0o600));
+      utimesSync(marker, now / 1000, now / 1000);
+      pruneLedgers(folder, now);
+    }
   }
   appendFileSync(path, `${hashes.join("\n")}\n`, { mode: 0o600 });
 }
@@ -54,7 +63,7 @@ function pruneLedgers(folder: string, now: number): void {
     const path = join(folder, name);
     try {
       const info = statSync(path);
-      if (info.isFile() && now - info.mtimeMs > SESSION_LEDGER_MAX_AGE_MS) unlinkSync(path);
+      if (info.isFile() && name !== PRUNED_MARKER && now - info.mtimeMs > SESSION_LEDGER_MAX_AGE_MS) unlinkSync(path);
     } catch {
       // gone already, or not ours to remove
     }
