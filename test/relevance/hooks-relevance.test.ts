@@ -181,3 +181,19 @@ describe("iflow-memory search and inject --query", () => {
     expect(readdirSync(home)).toEqual([]);
   });
 });
+
+describe("iflow-memory stats", () => {
+  it("shows the signals a session start finds and what they select", async () => {
+    const { home, root, git } = repository();
+    git("checkout", "--quiet", "-b", "fix/embedding-call-timeouts");
+    commitFile(git, root, "plugins/iflow/hooks/lib/semantic_memory/retry.py", "Retry embedding calls that time out");
+    const json = await runNode(CLI_BIN, ["stats", "--project-root", root, "--json"], { env: { HOME: home } });
+    const stats = JSON.parse(json.stdout) as { signals: { branch: string; changedFiles: string[]; commitSubjects: string[] }; injection: { ranking: string; names: string[] } };
+    expect(stats.signals).toMatchObject({ branch: "fix/embedding-call-timeouts", changedFiles: ["plugins/iflow/hooks/lib/semantic_memory/retry.py"], commitSubjects: ["Retry embedding calls that time out"] });
+    expect(stats.injection.ranking).toBe("relevance");
+    expect(stats.injection.names).toContain("Wrapper-Side Emission Outside @with_retry");
+    const text = await runNode(CLI_BIN, ["stats", "--project-root", root], { env: { HOME: home } });
+    expect(text.stdout).toContain("signals: branch fix/embedding-call-timeouts, 1 changed file, 1 commit subject, no active feature, no stack markers\n");
+    expect(text.stdout).toMatch(/next session start \(by relevance to the signals\): \d+ entr(y|ies), \d+ characters/);
+  });
+});

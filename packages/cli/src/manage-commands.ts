@@ -13,6 +13,7 @@ import {
   resolveGlobalStoreDir,
   type ListScope,
 } from "@iflow-memory/store";
+import type { SessionSignals } from "@iflow-memory/store";
 import { Command, Option } from "commander";
 import { RuntimeError } from "./errors.js";
 import type { CliIO } from "./io.js";
@@ -96,7 +97,7 @@ export function registerManageCommands(program: Command, io: CliIO, setExitCode:
   withLocations(program.command("stats").description("entries per scope and category, and what the next session start injects"))
     .option("--json", "print the numbers as JSON")
     .action(async (options: Locations & { json?: boolean }) => {
-      const { warnings, ...stats } = await collectStats(await locate(options));
+      const { warnings, ...stats } = await collectStats({ ...(await locate(options)), env: io.env });
       warn(warnings);
       if (options.json === true) {
         io.stdout.write(`${JSON.stringify(stats, null, 2)}\n`);
@@ -105,10 +106,11 @@ export function registerManageCommands(program: Command, io: CliIO, setExitCode:
           const counts = stats.entries[scope];
           io.stdout.write(`${scope.padEnd(7)} ${CATEGORIES.map((category) => `${category} ${counts[category]}`).join(", ")} (${CATEGORIES.reduce((sum, category) => sum + counts[category], 0)} entries)\n`);
         }
-        const { injection } = stats;
+        const { injection, signals } = stats;
+        io.stdout.write(`${formatSignals(signals)}\n`);
         io.stdout.write(
           injection.enabled
-            ? `next session start: ${injection.entries} entries, ${injection.chars} characters (~${injection.estimatedTokens} tokens)${injection.droppedForBudget > 0 ? `, ${injection.droppedForBudget} left out for the budget` : ""}\n`
+            ? `next session start (${injection.ranking === "relevance" ? "by relevance to the signals" : "today's order"}): ${injection.entries} entr${injection.entries === 1 ? "y" : "ies"}, ${injection.chars} characters (~${injection.estimatedTokens} tokens)${injection.droppedForBudget > 0 ? `, ${injection.droppedForBudget} left out for the budget` : ""}\n${injection.names.map((name) => `  ${name}\n`).join("")}`
             : "next session start: injection is off in the project's config\n",
         );
         const last = stats.lastInjection;
@@ -140,4 +142,17 @@ export function registerManageCommands(program: Command, io: CliIO, setExitCode:
       io.stdout.write(`Wrote ${result.entries} universal entries (${result.chars} characters) to ${result.path}.\n`);
       setExitCode(0);
     });
+}
+
+// One line of what a session start finds the session to be about.
+function formatSignals(signals: SessionSignals): string {
+  const parts = [
+    `branch ${signals.branch ?? "(none)"}`,
+    `${signals.changedFiles.length} changed file${signals.changedFiles.length === 1 ? "" : "s"}`,
+    `${signals.commitSubjects.length} commit subject${signals.commitSubjects.length === 1 ? "" : "s"}`,
+    signals.feature === null ? "no active feature" : `feature ${signals.feature.id} "${signals.feature.title}"`,
+    signals.stack.length === 0 ? "no stack markers" : `stack ${signals.stack.slice(0, 6).join(", ")}${signals.stack.length > 6 ? ` (+${signals.stack.length - 6})` : ""}`,
+  ];
+  const skipped = signals.skipped.length === 0 ? "" : `; skipped: ${signals.skipped.join("; ")}`;
+  return `signals: ${parts.join(", ")}${skipped}`;
 }

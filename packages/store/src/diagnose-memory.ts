@@ -9,6 +9,8 @@ import { readGlobalStore } from "./read-global-store.js";
 import { readKnowledgeBank } from "./read-knowledge-bank.js";
 import { readEntryFiles } from "./read-entry-files.js";
 import { formatWarning } from "./store-warning.js";
+import { planSessionStart, sessionQuery } from "./relevance/plan-session-injection.js";
+import { gatherSessionSignals, type SessionSignals } from "./signals/index.js";
 
 export interface HealthCheck {
   name: string;
@@ -109,33 +111,52 @@ function statSafely(path: string): Stats | undefined {
 
 export interface MemoryStats {
   entries: Record<"local" | "global", Record<Category, number>>;
-  injection: { entries: number; chars: number; estimatedTokens: number; droppedForBudget: number; enabled: boolean };
+  injection: {
+    entries: number;
+    chars: number;
+    estimatedTokens: number;
+    droppedForBudget: number;
+    enabled: boolean;
+    /** How the next session start chooses: by relevance to the signals, or today's order (config, or no signal to rank by). */
+    ranking: "relevance" | "original";
+    /** The entries it injects, in the block's order. */
+    names: string[];
+  };
+  /** What the next session start would find the session to be about (git, the active feature, the stack). */
+  signals: SessionSignals;
   lastInjection: Record<string, unknown> | null;
   /** What could not be read or was replaced by a default, one line each ("PATH:LINE: message"). */
   warnings: string[];
 }
 
 /**
- * `stats`: entries per scope and category, what the project's next session start would inject
- * (entries, size, estimated tokens, as the hook computes it), and the last injection recorded.
+ * `stats`: entries per scope and category, the signals a session start finds (git branch,
+ * changed files, commit subjects, active feature, stack), what the project's next session start
+ * would inject for them (entries, size, estimated tokens, as the hook computes it), and the last
+ * injection recorded.
  *
  * @example
  * (await collectStats({ projectRoot, globalStoreDir })).injection.chars; // 8885
  */
-export async function collectStats(options: { projectRoot: string; globalStoreDir: string }): Promise<MemoryStats> {
+export async function collectStats(options: { projectRoot: string; globalStoreDir: string; env?: Record<string, string | undefined> }): Promise<MemoryStats> {
   const bank = await readKnowledgeBank(options.projectRoot);
   const global = await readGlobalStore(options.globalStoreDir);
   const count = (entries: readonly { category: Category }[]) => Object.fromEntries(CATEGORIES.map((category) => [category, entries.filter((entry) => entry.category === category).length])) as Record<Category, number>;
   const session = await prepareSessionInjection(options);
+  const signals = await gatherSessionSignals({ projectRoot: options.projectRoot, ...(options.env === undefined ? {} : { env: options.env }) });
+  const plan = planSessionStart(session, sessionQuery(signals));
   return {
     entries: { local: count(bank.entries), global: count(global.entries) },
     injection: {
-      entries: session.plan.entries.length,
-      chars: session.plan.block.length,
-      estimatedTokens: Math.ceil(session.plan.block.length / 4),
-      droppedForBudget: session.plan.droppedForBudget,
+      entries: plan.entries.length,
+      chars: plan.block.length,
+      estimatedTokens: Math.ceil(plan.block.length / 4),
+      droppedForBudget: plan.droppedForBudget,
       enabled: session.config.injectionEnabled,
+      ranking: plan.ranking,
+      names: plan.entries.map((entry) => entry.name),
     },
+    signals,
     lastInjection: readLastInjection(options.globalStoreDir),
     warnings: [...session.configWarnings, ...session.warnings].map(formatWarning),
   };
