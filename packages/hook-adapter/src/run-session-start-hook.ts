@@ -35,10 +35,11 @@ export function runSessionStartHook(io: HookIO): Promise<0> {
     let plan = planSessionStart(injection, null);
     if (config.injectionRanking === "relevance") {
       waiting.begin();
-      // git runs while the index is read.
-      const signals = (io.gatherSignals ?? ((projectRoot: string) => gatherSessionSignals({ projectRoot, env: io.env })))(sources.projectRoot);
+      // The index first: reading it does not wait on the event loop, and git's time budget must
+      // not run out while a large one is read (git's answer would then be thrown away).
       const candidates = await ranking();
-      plan = planSessionStart({ ...injection, ...(candidates === undefined ? {} : { ranking: candidates }) }, sessionQuery(await signals));
+      const signals = await (io.gatherSignals ?? ((projectRoot: string) => gatherSessionSignals({ projectRoot, env: io.env })))(sources.projectRoot);
+      plan = planSessionStart({ ...injection, ...(candidates === undefined ? {} : { ranking: candidates }) }, sessionQuery(signals));
     }
     if (plan.block === "") return "";
     await recordInjection(io, sources, input, plan, source, problems);
