@@ -111,15 +111,15 @@ export function createMemoryServer(options: MemoryServerOptions): McpServer {
     }
     return { project, searcher: found };
   };
-  const entry = async (hash: string): Promise<Entry> => {
+  const entry = async (hash: string, prefer: "local" | "global" = "local"): Promise<Entry> => {
     const { searcher: memory } = await searcher();
     const sources = await memory.sources();
     const matches = findEntries([...sources.local, ...sources.global], hash);
     const distinct = [...new Set(matches.map((match) => match.contentHash))];
     if (distinct.length === 0) throw new StoreError("ENTRY_NOT_FOUND", `no memory has the hash "${hash}": search_memory and list_memories give each memory's hash`);
     if (distinct.length > 1) throw new StoreError("ENTRY_NOT_FOUND", `"${hash}" names ${distinct.length} memories (${distinct.slice(0, 3).join(", ")}): give more of the hash`);
-    // A hash in both scopes: the project's copy is the one injected.
-    return matches.find((match) => match.scope === "local") ?? matches[0]!;
+    // A hash in both scopes: the project's copy is the one injected; forgetting is the global one's.
+    return matches.find((match) => match.scope === prefer) ?? matches[0]!;
   };
 
   tool(
@@ -268,7 +268,7 @@ export function createMemoryServer(options: MemoryServerOptions): McpServer {
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     },
     async (args) => {
-        const found = await entry(args.hash);
+        const found = await entry(args.hash, "global");
         if (found.scope === "local") {
           throw new StoreError(
             "ENTRY_NOT_FOUND",

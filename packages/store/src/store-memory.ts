@@ -182,7 +182,7 @@ async function readBankFile(path: string): Promise<string | null> {
   const file = await readTextFile(path);
   if ("missing" in file) return null;
   if ("warning" in file) {
-    throw new StoreError("STORE_UNREADABLE", `cannot store into ${path}: ${file.warning.message}; fix or move the file, then store again`);
+    throw new StoreError("STORE_UNREADABLE", `cannot store into ${path}: ${file.warning.message.replace(/; skipped$/, "")}; fix or move the file, then store again`);
   }
   return file.text;
 }
