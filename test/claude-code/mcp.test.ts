@@ -1,26 +1,11 @@
-import { execFileSync } from "node:child_process";
-import { cpSync, mkdirSync } from "node:fs";
-import { join } from "node:path";
-import { CLI_BIN, makeTempDir, REPO_ROOT, runNode } from "@iflow-memory/test-utils";
-import { describe, expect, it, onTestFinished } from "vitest";
-import { messagesRequests, type MockMessagesApi, type RequestContentBlock, requestTexts, runClaude, startMockMessagesApi, textReply, toolUseReply } from "./harness.js";
+import { CLI_BIN, REPO_ROOT, runNode } from "@iflow-memory/test-utils";
+import { describe, expect, it } from "vitest";
+import { demoWorkspace as workspace, messagesRequests, type MockMessagesApi, type RequestContentBlock, requestTexts, runClaude, textReply, toolUseReply } from "./harness.js";
 
 // The MCP server in a real Claude Code session: the mock model calls search_memory, Claude Code
 // runs it on our server, and the tool's result — entries of the bank — comes back to the model.
 
 const QUERY = "integration tests that mock the database";
-
-async function workspace() {
-  const base = makeTempDir("iflow-memory-claude-mcp-");
-  const home = join(base, "home");
-  mkdirSync(home);
-  const project = join(base, "demo-project");
-  cpSync(join(REPO_ROOT, "examples/demo-project"), project, { recursive: true });
-  execFileSync("git", ["init", "--quiet", "--initial-branch", "main"], { cwd: project });
-  const api = await startMockMessagesApi();
-  onTestFinished(() => api.close());
-  return { home, project, api };
-}
 
 async function claude(api: MockMessagesApi, home: string, cwd: string, args: string[]): Promise<void> {
   const run = await runClaude({ api, home, cwd, args });
