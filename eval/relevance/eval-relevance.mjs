@@ -15,6 +15,7 @@ import {
   fitToBudget,
   injectionCandidates,
   planInjection,
+  queryKnownShare,
   queryTerms,
   rankEntries,
 } from "../../packages/ranker/dist/index.js";
@@ -127,9 +128,10 @@ function shipped(context) {
 }
 
 // For tuning: each context ranked once per weight setting with no floor, then each floor applied
-// to that list by the ranker's own rule (rankEntries: relevance ≥ max(minimum, relativeToBest ×
-// best), terms ≥ min(minimumTerms, max(1, ⌊query terms / 2⌋)), coverage ≥ minimumCoverage).
-const NO_FLOOR = { minimum: 0, relativeToBest: 0, minimumTerms: 0, minimumCoverage: 0 };
+// to that list by the ranker's own rule (rankEntries: nothing when the query's known share <
+// minimumKnownShare; else relevance ≥ max(minimum, relativeToBest × best), terms ≥
+// min(minimumTerms, max(1, ⌊query terms / 2⌋)), coverage ≥ minimumCoverage).
+const NO_FLOOR = { minimumKnownShare: 0, minimum: 0, relativeToBest: 0, minimumTerms: 0, minimumCoverage: 0 };
 const indexCache = new Map();
 const rankedCache = new Map();
 function rankedWithoutFloor(parameters, context) {
@@ -138,21 +140,40 @@ function rankedWithoutFloor(parameters, context) {
   const key = `${indexKey}|${JSON.stringify(parameters.query)}|${parameters.prominenceWeight}|${context.id}`;
   if (!rankedCache.has(key)) {
     const query = queryOf(context);
-    const options = { index: indexCache.get(indexKey), queryWeights: parameters.query, prominenceWeight: parameters.prominenceWeight, floor: NO_FLOOR };
-    rankedCache.set(key, { ranked: rankEntries(candidates, query, options), terms: queryTerms(query, parameters.query).size });
+    const index = indexCache.get(indexKey);
+    const terms = queryTerms(query, parameters.query);
+    const ranked = rankEntries(candidates, query, { index, queryWeights: parameters.query, prominenceWeight: parameters.prominenceWeight, floor: NO_FLOOR });
+    rankedCache.set(key, {
+      ranked,
+      terms: terms.size,
+      knownShare: queryKnownShare(terms, index),
+      best: Math.max(0, ...ranked.map((item) => item.relevance)),
+      // Each entry's size in the block, for the budget, without formatting it once per floor.
+      hashes: ranked.map((item) => item.entry.contentHash),
+    });
   }
   return rankedCache.get(key);
 }
+const injectedCache = new Map();
 function ours(parameters) {
   const { floor } = parameters;
   return (context) => {
-    const { ranked, terms } = rankedWithoutFloor(parameters, context);
-    const best = Math.max(0, ...ranked.map((item) => item.relevance));
+    const { ranked, terms, knownShare, best, hashes } = rankedWithoutFloor(parameters, context);
+    if (knownShare < floor.minimumKnownShare) return { ranking: [], injected: 0 };
     const threshold = Math.max(floor.minimum, floor.relativeToBest * best);
     const termsNeeded = Math.min(floor.minimumTerms, Math.max(1, Math.floor(terms / 2)));
-    const kept = ranked.filter((item) => item.relevance >= threshold && item.matchedTerms.length >= termsNeeded && item.coverage >= floor.minimumCoverage);
-    const injected = fitToBudget(kept.slice(0, LIMIT).map((item) => item.entry), MAX_CHARS).kept.length;
-    return { ranking: kept.map((item) => item.entry.contentHash), injected };
+    const ranking = [];
+    const kept = [];
+    for (let at = 0; at < ranked.length; at++) {
+      const item = ranked[at];
+      if (item.relevance >= threshold && item.matchedTerms.length >= termsNeeded && item.coverage >= floor.minimumCoverage) {
+        ranking.push(hashes[at]);
+        if (kept.length < LIMIT) kept.push(item.entry);
+      }
+    }
+    const budgetKey = kept.map((entry) => entry.contentHash).join(",");
+    if (!injectedCache.has(budgetKey)) injectedCache.set(budgetKey, fitToBudget(kept, MAX_CHARS).kept.length);
+    return { ranking, injected: injectedCache.get(budgetKey) };
   };
 }
 
@@ -165,16 +186,17 @@ function* grid() {
         for (const commitSubjects of [0.4, 0.8])
           for (const featureSummary of [0.3, 0.6])
             for (const prominenceWeight of [0, 0.3])
-              for (const minimum of [1.5, 2.5, 4, 6])
-                for (const relativeToBest of [0.1, 0.25, 0.4])
-                  for (const minimumTerms of [1, 2, 3])
-                    for (const minimumCoverage of [0, 0.1, 0.2, 0.3])
-                      yield {
-                        index: { ...DEFAULT_INDEX_WEIGHTS, name, metadata },
-                        query: { ...DEFAULT_QUERY_WEIGHTS, changedFiles, commitSubjects, featureSummary },
-                        floor: { minimum, relativeToBest, minimumTerms, minimumCoverage },
-                        prominenceWeight,
-                      };
+              for (const minimumKnownShare of [0, 0.5, 0.6, 0.7, 0.8])
+                for (const minimum of [1.5, 2.5, 4, 6])
+                  for (const relativeToBest of [0.1, 0.25, 0.4])
+                    for (const minimumTerms of [1, 2, 3])
+                      for (const minimumCoverage of [0, 0.1, 0.2, 0.3])
+                        yield {
+                          index: { ...DEFAULT_INDEX_WEIGHTS, name, metadata },
+                          query: { ...DEFAULT_QUERY_WEIGHTS, changedFiles, commitSubjects, featureSummary },
+                          floor: { minimumKnownShare, minimum, relativeToBest, minimumTerms, minimumCoverage },
+                          prominenceWeight,
+                        };
 }
 // What tuning maximises: ranking quality, with a price on every entry injected where nothing applies.
 const objective = (result) => result.ndcg10 + 0.5 * result.recall20 - 0.05 * result.nothingApplies;

@@ -23,6 +23,7 @@ export { DEFAULT_RANKING, rankEntries } from "./relevance/rank-entries.js";
 export type { EntryFeedback, RankedEntry, RankingOptions, RelevanceFloor } from "./relevance/rank-entries.js";
 export { DEFAULT_QUERY_WEIGHTS, queryTerms } from "./relevance/query-terms.js";
 export type { QueryWeights, RelevanceQuery } from "./relevance/query-terms.js";
+export { queryKnownShare } from "./relevance/query-known-share.js";
 export { buildRelevanceIndex, DEFAULT_INDEX_WEIGHTS, metadataTopicText, termPostings } from "./relevance/relevance-index.js";
 export type { IndexWeights, RelevanceIndex } from "./relevance/relevance-index.js";
 export { tokenizeText } from "./relevance/tokenize-text.js";
