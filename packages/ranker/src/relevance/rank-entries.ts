@@ -64,6 +64,15 @@ export const DEFAULT_RANKING = {
   prominenceWeight: 0.3,
 } as const;
 
+/**
+ * The floor of what a prompt adds mid-session (the UserPromptSubmit hook): stricter per entry than
+ * a session start's, since most prompts are small steps ("run the tests", "looks good, commit it")
+ * whose one familiar word would otherwise bring entries at every turn. Not tuned by the
+ * relevance set, whose contexts all say what a session is about; set so that such prompts add
+ * nothing, as they did before the session start's floor was lowered.
+ */
+export const PROMPT_RECALL_FLOOR: RelevanceFloor = { minimumKnownShare: 0.7, minimum: 6, relativeToBest: 0.1, minimumTerms: 1, minimumCoverage: 0.1 };
+
 const CONFIDENCE_SCORE: Record<Confidence, number> = { high: 1, medium: 0.5, low: 0 };
 // Feedback moves an entry by at most this factor either way, and a single vote by much less:
 // (helpful − unhelpful) / (votes + FEEDBACK_PRIOR) is shrunk towards 0 while votes are few.
