@@ -1,4 +1,4 @@
-import { type RelevanceIndex } from "./relevance-index.js";
+import type { RelevanceIndex } from "./relevance-index.js";
 
 /**
  * The share of a query's weight carried by terms that at least one indexed entry holds: 1 when
