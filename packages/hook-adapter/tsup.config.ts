@@ -37,9 +37,12 @@ export default defineConfig([
     minify: true,
     splitting: false,
     sourcemap: false,
-    // content-hash.ts reads import.meta.url only where require is missing (an ES module).
     esbuildOptions: (options) => {
+      // content-hash.ts reads import.meta.url only where require is missing (an ES module).
       options.logOverride = { "empty-import-meta": "silent" };
+      // import("node:child_process") as require: a dynamic import starts node's ES module loader,
+      // some 6 ms of a session start that runs git.
+      options.supported = { ...options.supported, "dynamic-import": false };
     },
   },
 ]);

@@ -48,9 +48,12 @@ export interface HookIO {
   refreshInBackground?: (options: InjectionSources) => void;
   /**
    * What the session is about, for relevance: the store's `gatherSessionSignals` (git, the active
-   * feature, the stack). Absent: the store's, with its 200 ms budget for git.
+   * feature, the stack). Absent: the store's, with its 200 ms budget for git, started before the
+   * index is read so that git works meanwhile, and `git log` kept in the store's cache.
    */
   gatherSignals?: (projectRoot: string) => Promise<SessionSignals>;
+  /** `child_process.spawn` (or a function that loads it at its first call): git then starts at once. Absent: loaded when git first runs. */
+  spawn?: typeof import("node:child_process").spawn;
   /** Also invalidates the cache, e.g. the stamp of the running bundle (a new build, a new cache). */
   cacheSalt?: string;
   stdin: HookInput;

@@ -1,4 +1,4 @@
-import { gatherSessionSignals, planSessionStart, sessionQuery } from "@iflow-memory/store";
+import { planSessionStart, sessionQuery, startSessionSignals, storeCacheDir } from "@iflow-memory/store";
 import { cachedInjection, hookSources, reportWarnings, runHook, type HookIO } from "./hook-runtime.js";
 import { recordInjection } from "./record-injection.js";
 
@@ -35,10 +35,15 @@ export function runSessionStartHook(io: HookIO): Promise<0> {
     let plan = planSessionStart(injection, null);
     if (config.injectionRanking === "relevance") {
       waiting.begin();
-      // The index first: reading it does not wait on the event loop, and git's time budget must
-      // not run out while a large one is read (git's answer would then be thrown away).
+      // Git first, so that it works while the index is read; its time budget counts from the wait
+      // for its answer, so that reading a large index cannot run it out.
+      const { gatherSignals } = io;
+      const pending =
+        gatherSignals === undefined
+          ? startSessionSignals({ projectRoot: sources.projectRoot, env: io.env, cacheDir: storeCacheDir(sources.globalStoreDir), ...(io.spawn === undefined ? {} : { spawn: io.spawn }) })
+          : { signals: () => gatherSignals(sources.projectRoot) };
       const candidates = await ranking();
-      const signals = await (io.gatherSignals ?? ((projectRoot: string) => gatherSessionSignals({ projectRoot, env: io.env })))(sources.projectRoot);
+      const signals = await pending.signals();
       plan = planSessionStart({ ...injection, ...(candidates === undefined ? {} : { ranking: candidates }) }, sessionQuery(signals));
     }
     if (plan.block === "") return "";

@@ -38,6 +38,7 @@ export {
   REFRESH_CLAIM_MS,
   releaseCacheRefresh,
   SETTLE_MS,
+  storeCacheDir,
   writeCachedInjection,
 } from "./injection-cache.js";
 export type { InjectionFingerprint, RefreshClaim } from "./injection-cache.js";
@@ -60,5 +61,5 @@ export { isoTimestamp } from "./iso-timestamp.js";
 export { planPromptRecall, planSessionStart, PROMPT_RECALL_MAX_CHARS, sessionQuery, readSessionLedger, recordInSessionLedger, SESSION_LEDGER_MAX_AGE_MS, sessionLedgerPath } from "./relevance/index.js";
 export { searchMemory } from "./relevance/index.js";
 export type { SearchMemoryOptions, SessionPlan } from "./relevance/index.js";
-export { DEFAULT_SIGNALS_TIMEOUT_MS, gatherSessionSignals, MAX_CHANGED_FILES } from "./signals/index.js";
-export type { ActiveFeature, GatherSessionSignalsOptions, SessionSignals } from "./signals/index.js";
+export { DEFAULT_SIGNALS_TIMEOUT_MS, gatherSessionSignals, MAX_CHANGED_FILES, startSessionSignals } from "./signals/index.js";
+export type { ActiveFeature, GatherSessionSignalsOptions, PendingSessionSignals, SessionSignals } from "./signals/index.js";

@@ -7,6 +7,7 @@ import { knowledgeBankDir } from "./read-knowledge-bank.js";
 import { readTextFileSync } from "./read-text-file.js";
 import { decodeRankingCache, encodeRankingCache, type RankingData } from "./ranking-cache-file.js";
 import { readUserFileSync } from "./read-user-file.js";
+import { shortHash } from "./short-hash.js";
 import { writeFileAtomically } from "./write-file-atomically.js";
 
 /** Files changed this recently may change again within the file system's time granularity. */
@@ -58,9 +59,20 @@ export function injectionFingerprint(options: { projectRoot: string; globalStore
   return { value: [options.salt, options.projectRoot, options.globalStoreDir, ...states].join("\n"), settled, bytes };
 }
 
-/** Where a project's cached injection lives: in the global store, one file per project root. */
+/**
+ * The global store's folder of caches: what can be worked out again from other files (injections,
+ * git's answers, sessions' ledgers), never the user's own data.
+ *
+ * @example
+ * storeCacheDir("/home/ada/.claude/iflow/memory"); // "/home/ada/.claude/iflow/memory/.cache"
+ */
+export function storeCacheDir(globalStoreDir: string): string {
+  return join(globalStoreDir, ".cache");
+}
+
+/** Where a project's cached injection lives: in the global store, one file per project root (a collision of names costs a recomputation: the fingerprint holds the full path). */
 export function injectionCachePath(globalStoreDir: string, projectRoot: string): string {
-  return join(globalStoreDir, ".cache", `injection-${fnv1a(projectRoot)}.json`);
+  return join(storeCacheDir(globalStoreDir), `injection-${shortHash(projectRoot)}.json`);
 }
 
 /**
@@ -160,15 +172,4 @@ export function releaseCacheRefresh(path: string): void {
   } catch {
     // already gone
   }
-}
-
-// A short, stable file name for a path; collisions only cost a recomputation (the fingerprint
-// holds the full path).
-function fnv1a(text: string): string {
-  let hash = 0x811c9dc5;
-  for (let index = 0; index < text.length; index++) {
-    hash ^= text.charCodeAt(index);
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return (hash >>> 0).toString(16).padStart(8, "0");
 }

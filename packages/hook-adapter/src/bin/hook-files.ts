@@ -25,7 +25,7 @@ export function bundleStamp(): string {
   }
 }
 
-// worker_threads and child_process are loaded only here: most hook runs need neither.
+// worker_threads and child_process are loaded only where used: most hook runs need neither.
 /** Works the injection out in a worker thread, which the hook's deadline can stop waiting for. */
 export function prepareInWorker(sources: InjectionSources): Promise<SessionInjection> {
   const { Worker } = require("node:worker_threads") as typeof import("node:worker_threads");
@@ -48,6 +48,10 @@ export function refreshInBackground(sources: InjectionSources): void {
   child.unref();
 }
 
+// child_process is loaded when git first runs: most hook runs never run it.
+const spawnWhenNeeded = ((...args: Parameters<typeof import("node:child_process").spawn>) =>
+  (require("node:child_process") as typeof import("node:child_process")).spawn(...args)) as typeof import("node:child_process").spawn;
+
 /** Runs a hook as its bundle does: the process's stdio and environment, the files beside it, exit 0 whatever happens. */
 export function runBundledHook(run: (io: HookIO) => Promise<number>): void {
   run({
@@ -55,6 +59,7 @@ export function runBundledHook(run: (io: HookIO) => Promise<number>): void {
     prepare: prepareHere,
     prepareAside: prepareInWorker,
     refreshInBackground,
+    spawn: spawnWhenNeeded,
     cacheSalt: bundleStamp(),
     env: process.env,
     cwd: process.cwd(),
