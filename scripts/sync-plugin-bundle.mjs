@@ -7,7 +7,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const FILES = ["session-start.cjs", "user-prompt-submit.cjs", "session-start-prepare.cjs", "session-start-aside.cjs"];
+const FILES = ["session-start.cjs", "user-prompt-submit.cjs", "session-start-run.cjs", "user-prompt-submit-run.cjs", "session-start-prepare.cjs", "session-start-aside.cjs"];
 const check = process.argv.includes("--check");
 let stale = [];
 for (const file of FILES) {

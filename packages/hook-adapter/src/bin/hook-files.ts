@@ -4,7 +4,8 @@ import type { prepareSessionInjection, SessionInjection } from "@iflow-memory/st
 import { descriptorIO } from "../descriptor-io.js";
 import type { HookIO, InjectionSources, PrepareInjection } from "../hook-runtime.js";
 
-// The hooks are small files side by side. session-start.cjs and user-prompt-submit.cjs read
+// The hooks are small files side by side. session-start.cjs and user-prompt-submit.cjs run
+// session-start-run.cjs and user-prompt-submit-run.cjs (with V8's code cache), which read
 // stdin, the cache and print; the parser and YAML library live in session-start-prepare.cjs,
 // loaded only when the cached injection is stale; session-start-aside.cjs runs that preparation
 // in a worker thread or a background process when the memory files are large.
