@@ -37,7 +37,7 @@ export default defineConfig([
     target: "node20",
     platform: "node",
     noExternal: [/.*/],
-    esbuildPlugins: [lazyBuiltins(["os"])],
+    esbuildPlugins: [lazyBuiltins(["os", "module"])],
     minify: true,
     splitting: false,
     sourcemap: false,
@@ -54,8 +54,9 @@ export default defineConfig([
 
 /**
  * Node modules loaded at their first use rather than when the bundle starts: a warm session start
- * never uses `os` (`os.homedir()` only without $HOME), and loading it costs about half a
- * millisecond. Each import becomes an object with a getter per export that requires the module.
+ * never uses `os` (`os.homedir()` only without $HOME) or `module` (`createRequire`, for the ES
+ * module build only), and loading each costs about half a millisecond. Each import becomes an
+ * object with a getter per export that requires the module.
  */
 function lazyBuiltins(names: string[]): NonNullable<Options["esbuildPlugins"]>[number] {
   const require = createRequire(import.meta.url);
