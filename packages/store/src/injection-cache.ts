@@ -1,12 +1,11 @@
-import { closeSync, mkdirSync, openSync, statSync, unlinkSync } from "node:fs";
+import { closeSync, constants, fstatSync, mkdirSync, openSync, readSync, statSync, unlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { CATEGORIES } from "@iflow-memory/parser";
 import type { SessionInjection } from "./prepare-session-injection.js";
 import { configPath } from "./read-config.js";
 import { knowledgeBankDir } from "./read-knowledge-bank.js";
 import { readTextFileSync } from "./read-text-file.js";
-import { decodeRankingCache, encodeRankingCache, type RankingData } from "./ranking-cache-file.js";
-import { readUserFileSync } from "./read-user-file.js";
+import { decodeRankingCacheHeader, encodeRankingCache, type RankingData } from "./ranking-cache-file.js";
 import { shortHash } from "./short-hash.js";
 import { writeFileAtomically } from "./write-file-atomically.js";
 
@@ -103,15 +102,76 @@ export function rankingCachePath(path: string): string {
 const RANKING_CACHE_MAX_BYTES = 1024 * 1024 * 1024;
 
 /**
- * The cached candidates and index when their fingerprint is `fingerprint`, else null. The
- * entries' text is parsed when first asked for (`decodeRankingCache`).
+ * The cached candidates and index when their fingerprint is `fingerprint`, else null. Only the
+ * file's first line is read (the index and what ranking reads of every entry); an entry's own
+ * line is read and parsed when its text is first asked for (`decodeRankingCacheHeader`), from
+ * the file as it was opened (a newer one renamed into its place does not mix in). The file stays
+ * open until no entry of it is left.
  *
  * @example
  * readCachedRanking(injectionCachePath(store, root), fingerprint)?.index;
  */
 export function readCachedRanking(path: string, fingerprint: string): RankingData | null {
-  const file = readUserFileSync(rankingCachePath(path), { maxBytes: RANKING_CACHE_MAX_BYTES });
-  return "bytes" in file ? decodeRankingCache(file.bytes, fingerprint) : null;
+  let descriptor: number;
+  try {
+    // Non-blocking: a FIFO put in its place is not waited on (and is no regular file: null).
+    descriptor = openSync(rankingCachePath(path), constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0));
+  } catch {
+    return null;
+  }
+  let ranking: RankingData | null = null;
+  try {
+    const info = fstatSync(descriptor);
+    if (info.isFile() && info.size <= RANKING_CACHE_MAX_BYTES) {
+      const header = readFirstLine(descriptor);
+      if (header !== null) {
+        const file = { descriptor };
+        const bodyStart = header.bytes + 1;
+        ranking = decodeRankingCacheHeader(header.text, fingerprint, info.size - bodyStart, (start, end) => {
+          const line = Buffer.allocUnsafe(end - start);
+          for (let read = 0; read < line.length; ) {
+            const count = readSync(file.descriptor, line, read, line.length - read, bodyStart + start + read);
+            if (count === 0) throw new Error(`${rankingCachePath(path)} was cut short after it was opened`);
+            read += count;
+          }
+          return line.toString("utf8");
+        });
+        if (ranking !== null) openFiles.register(file, descriptor);
+      }
+    }
+  } catch {
+    ranking = null;
+  }
+  if (ranking === null) closeSync(descriptor);
+  return ranking;
+}
+
+// A ranking cache stays open while entries of it may still read their lines: closed once none
+// is left (the entries' readers hold `file`).
+const openFiles = new FinalizationRegistry<number>((descriptor) => {
+  try {
+    closeSync(descriptor);
+  } catch {
+    // already closed
+  }
+});
+
+/** The file's first line as text and its length in bytes, or null when it has none. */
+function readFirstLine(descriptor: number): { text: string; bytes: number } | null {
+  let buffer = Buffer.allocUnsafe(256 * 1024);
+  let length = 0;
+  for (;;) {
+    if (length === buffer.length) {
+      const larger = Buffer.allocUnsafe(buffer.length * 4);
+      buffer.copy(larger);
+      buffer = larger;
+    }
+    const count = readSync(descriptor, buffer, length, buffer.length - length, length);
+    if (count === 0) return null;
+    const newline = buffer.subarray(0, length + count).indexOf(10, length);
+    length += count;
+    if (newline >= 0) return { text: buffer.toString("utf8", 0, newline), bytes: newline };
+  }
 }
 
 /**
