@@ -52,8 +52,11 @@ export interface HookIO {
    * index is read so that git works meanwhile, and `git log` kept in the store's cache.
    */
   gatherSignals?: (projectRoot: string) => Promise<SessionSignals>;
-  /** `child_process.spawn` (or a function that loads it at its first call): git then starts at once. Absent: loaded when git first runs. */
-  spawn?: typeof import("node:child_process").spawn;
+  /**
+   * `child_process.spawn` (or a function that loads it at its first call): git then starts at
+   * once. Absent: loaded when git first runs. (Typed loosely so that these types need no Node types.)
+   */
+  spawn?: (...args: never[]) => unknown;
   /** Also invalidates the cache, e.g. the stamp of the running bundle (a new build, a new cache). */
   cacheSalt?: string;
   stdin: HookInput;

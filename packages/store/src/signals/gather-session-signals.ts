@@ -49,8 +49,11 @@ export interface GatherSessionSignalsOptions {
    * on the same commits as the last runs `git status` only. Absent: `git log` runs at every call.
    */
   cacheDir?: string;
-  /** `child_process.spawn`, when the caller has it: git then starts within the call. Absent: loaded when a repository is found. */
-  spawn?: typeof import("node:child_process").spawn;
+  /**
+   * `child_process.spawn`, when the caller has it: git then starts within the call. Absent:
+   * loaded when a repository is found. (Typed loosely so that these types need no Node types.)
+   */
+  spawn?: (...args: never[]) => unknown;
 }
 
 /** Signals being gathered: git started, its answer not yet waited for. */
@@ -144,7 +147,7 @@ export function startSessionSignals(options: GatherSessionSignalsOptions): Pendi
       logKey = gitLogKey(repository, logArgs, env);
       cachedLog = logKey === null ? null : readCachedGitLog(options.cacheDir, repository.repositoryRoot, logKey);
     }
-    const launch = (spawn: NonNullable<GatherSessionSignalsOptions["spawn"]>): void => {
+    const launch = (spawn: typeof import("node:child_process").spawn): void => {
       if (timeoutMs === 0) return;
       const run = { cwd: repository.repositoryRoot, env, spawn };
       statusRun = startGit(["--no-pager", "status", "--porcelain=v1", "-z", "--untracked-files=normal", "--no-renames", "--ignore-submodules=dirty"], {
@@ -154,7 +157,7 @@ export function startSessionSignals(options: GatherSessionSignalsOptions): Pendi
       if (logArgs !== null && cachedLog === null) logRun = startGit(logArgs, run);
     };
     // Loaded here, not at the top: without a repository nothing is spawned.
-    if (options.spawn !== undefined) launch(options.spawn);
+    if (options.spawn !== undefined) launch(options.spawn as typeof import("node:child_process").spawn);
     else started = import("node:child_process").then(({ spawn }) => launch(spawn));
   }
 
