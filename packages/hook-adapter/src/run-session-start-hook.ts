@@ -25,7 +25,7 @@ export function runSessionStartHook(io: HookIO): Promise<0> {
     }
     const source = typeof input.source === "string" && input.source !== "" ? input.source : "startup";
     const sources = await hookSources(io, input);
-    const { injection, ranking } = await cachedInjection(io, sources, waiting);
+    const { injection, ranking, lastPlan, savePlan } = await cachedInjection(io, sources, waiting);
 
     reportWarnings(injection.configWarnings, problems);
     const { config } = injection;
@@ -42,9 +42,20 @@ export function runSessionStartHook(io: HookIO): Promise<0> {
         gatherSignals === undefined
           ? startSessionSignals({ projectRoot: sources.projectRoot, env: io.env, cacheDir: storeCacheDir(sources.globalStoreDir), ...(io.spawn === undefined ? {} : { spawn: io.spawn }) })
           : { signals: () => gatherSignals(sources.projectRoot) };
-      const candidates = await ranking();
-      const signals = await pending.signals();
-      plan = planSessionStart({ ...injection, ...(candidates === undefined ? {} : { ranking: candidates }) }, sessionQuery(signals));
+      // The plan is a function of the files and the signals alone: when both are those of the
+      // last start, so is it, and neither the index nor the ranking is needed. Else the index is
+      // read while git runs (after it, when only the signals may have changed).
+      const last = lastPlan();
+      const early = last === null ? { candidates: await ranking() } : null;
+      const query = sessionQuery(await pending.signals());
+      const queryKey = JSON.stringify(query);
+      if (last !== null && last.query === queryKey) {
+        plan = last.plan;
+      } else {
+        const candidates = early !== null ? early.candidates : await ranking();
+        plan = planSessionStart({ ...injection, ...(candidates === undefined ? {} : { ranking: candidates }) }, query);
+        await savePlan(queryKey, plan);
+      }
     }
     if (plan.block === "") return "";
     await recordInjection(io, sources, input, plan, source, problems);

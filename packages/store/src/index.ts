@@ -32,14 +32,17 @@ export {
   claimCacheRefresh,
   injectionCachePath,
   injectionFingerprint,
+  planCachePath,
   rankingCachePath,
   readCachedInjection,
+  readCachedPlan,
   readCachedRanking,
   REFRESH_CLAIM_MS,
   releaseCacheRefresh,
   SETTLE_MS,
   storeCacheDir,
   writeCachedInjection,
+  writeCachedPlan,
 } from "./injection-cache.js";
 export type { InjectionFingerprint, RefreshClaim } from "./injection-cache.js";
 export { DEFAULT_LESSONS_DIR, LESSONS_STATE_FILE, readLessons, updateLessons } from "./lessons-store.js";

@@ -2,6 +2,7 @@ import { closeSync, constants, fstatSync, mkdirSync, openSync, readSync, statSyn
 import { dirname, join } from "node:path";
 import { CATEGORIES } from "@iflow-memory/parser";
 import type { SessionInjection } from "./prepare-session-injection.js";
+import type { SessionPlan } from "./relevance/plan-session-injection.js";
 import { configPath } from "./read-config.js";
 import { knowledgeBankDir } from "./read-knowledge-bank.js";
 import { readTextFileSync } from "./read-text-file.js";
@@ -186,6 +187,38 @@ export async function writeCachedInjection(path: string, fingerprint: string, in
   const { ranking, ...rest } = injection;
   if (ranking !== undefined) await writeFileAtomically(rankingCachePath(path), encodeRankingCache(fingerprint, ranking), { durable: false });
   await writeFileAtomically(path, JSON.stringify({ fingerprint, injection: rest }), { durable: false });
+}
+
+/** Where the last relevance plan made from a cached injection is kept: beside it. */
+export function planCachePath(path: string): string {
+  return path.replace(/\.json$/, "") + ".plan.json";
+}
+
+/**
+ * The last session-start plan saved beside a cached injection whose fingerprint is
+ * `fingerprint`, and the query (`JSON.stringify` of the relevance query) it was made for; null
+ * when there is none for these files. `planSessionStart` is a pure function of the files and the
+ * query, so a start whose files and signals are those of the last one may take its plan as it is.
+ *
+ * @example
+ * const last = readCachedPlan(injectionCachePath(store, root), fingerprint);
+ * const plan = last?.query === JSON.stringify(query) ? last.plan : planSessionStart(injection, query);
+ */
+export function readCachedPlan(path: string, fingerprint: string): { query: string; plan: SessionPlan } | null {
+  const file = readTextFileSync(planCachePath(path));
+  if (!("text" in file)) return null;
+  try {
+    const cached = JSON.parse(file.text) as { fingerprint?: unknown; query?: unknown; plan?: SessionPlan };
+    if (cached.fingerprint !== fingerprint || typeof cached.query !== "string" || typeof cached.plan?.block !== "string" || !Array.isArray(cached.plan.entries)) return null;
+    return { query: cached.query, plan: cached.plan };
+  } catch {
+    return null;
+  }
+}
+
+/** Saves a session-start plan for `readCachedPlan` (atomically, mode 0600). */
+export async function writeCachedPlan(path: string, fingerprint: string, query: string, plan: SessionPlan): Promise<void> {
+  await writeFileAtomically(planCachePath(path), JSON.stringify({ fingerprint, query, plan }), { durable: false });
 }
 
 /** A claim older than this is taken to belong to a refresh that died (killed, out of memory). */
