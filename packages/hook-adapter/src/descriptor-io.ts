@@ -55,7 +55,18 @@ function readDescriptor(descriptor: number): HookInput {
 function readThroughSocket(descriptor: number): HookInput {
   // Node's own require, in the CommonJS hook bundle as in an ES module (createRequire is loaded only there).
   const { Socket: SocketClass } = (typeof require === "function" ? require : createRequire(import.meta.url))("node:net") as typeof import("node:net");
-  const socket: Socket = new SocketClass({ fd: descriptor, readable: true, writable: false });
+  let socket: Socket;
+  try {
+    socket = new SocketClass({ fd: descriptor, readable: true, writable: false });
+  } catch (error) {
+    // Reported as stdin that cannot be read (the hook goes on with the defaults), never thrown here.
+    return {
+      readAtOnce: () => {
+        throw error;
+      },
+      async *[Symbol.asyncIterator]() {},
+    };
+  }
   const early: Buffer[] = [];
   let ended = false;
   return {

@@ -36,14 +36,20 @@ export function runWithCodeCache(bundle: string): void {
     return;
   }
   const { source, key } = loaded;
-  const cachePath = join(storeCacheDir(resolveGlobalStoreDir({ env: process.env })), `code-${basename(bundle, ".cjs")}.bin`);
-  const cachedData = readCodeCache(cachePath, key);
+  let cachePath: string | null = null;
+  try {
+    cachePath = join(storeCacheDir(resolveGlobalStoreDir({ env: process.env })), `code-${basename(bundle, ".cjs")}.bin`);
+  } catch {
+    // No home folder to find the store in: no cache, and the hook says what it can.
+  }
+  const cachedData = cachePath === null ? null : readCodeCache(cachePath, key);
   // The wrapper node's CommonJS loader puts around a module; the bundle's first line may be a #! line.
   const wrapped = `(function (exports, require, module, __filename, __dirname) {${source.startsWith("#!") ? source.slice(source.indexOf("\n")) : source}\n})`;
   const script = new Script(wrapped, { filename: path, ...(cachedData === null ? {} : { cachedData }) });
-  if (cachedData === null || script.cachedDataRejected === true) {
+  if (cachePath !== null && (cachedData === null || script.cachedDataRejected === true)) {
     // At exit, so that the functions this run compiled (lazily, as they were first called) are in it.
-    process.once("exit", () => writeCodeCache(cachePath, key, script));
+    const target = cachePath;
+    process.once("exit", () => writeCodeCache(target, key, script));
   }
   (script.runInThisContext() as (...args: unknown[]) => void).call(module.exports, module.exports, require, module, path, __dirname);
 }
