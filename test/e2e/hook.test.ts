@@ -1,7 +1,7 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { chmodSync, closeSync, constants, cpSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, writeFileSync, writeSync } from "node:fs";
+import { chmodSync, closeSync, constants, cpSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import { CLI_BIN, copyCorpus, CORPORA_DIR, dedent, HOOK_BIN, IN_CI, makeTempDir, runNode, testNodes } from "@iflow-memory/test-utils";
+import { CLI_BIN, copyCorpus, CORPORA_DIR, dedent, HOOK_BIN, IN_CI, makeTempDir, PROMPT_HOOK_BIN, runNode, testNodes } from "@iflow-memory/test-utils";
 import { describe, expect, it } from "vitest";
 
 const ENTRY = "### Pattern: Small Steps\nCommit often; a small diff is a reviewed diff.\n- Observation count: 2\n";
@@ -226,7 +226,8 @@ describe.each(testNodes())("on $label", ({ major, executable, missing }) => {
       // The background process waits for the files to settle (two seconds), reads them and caches the injection.
       const cache = readdirSync(join(store, ".cache")).find((name) => name.endsWith(".json.refreshing"))!.replace(/\.refreshing$/, "");
       for (let waited = 0; !existsSync(join(store, ".cache", cache)) && waited < 30_000; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
-      expect(readdirSync(join(store, ".cache"))).toEqual([cache]);
+      // Beside it, only the hook's code cache (no claim left, nothing half-written).
+      expect(readdirSync(join(store, ".cache")).filter((name) => !/^code-[a-z-]+\.bin$/.test(name))).toEqual([cache]);
       const second = await hook(stdinFor(projectRoot), home, { env, viaCli });
       expect([second.code, second.stderr]).toEqual([0, ""]);
       expect(second.output!.additionalContext).toContain("### Heuristics\n### Heuristic: Lesson 99994\n");
@@ -342,6 +343,67 @@ describe.each(testNodes())("on $label", ({ major, executable, missing }) => {
     });
   });
 
+  describe("the hooks' code cache", () => {
+    it("keeps V8's code cache in the store's cache folder, and answers the same with it, without it, and with a damaged, cut or stale one", async () => {
+      const { home, projectRoot, store } = workspace();
+      const cache = join(store, ".cache/code-session-start-run.bin");
+      const run = async () => {
+        const result = await hook(stdinFor(projectRoot), home);
+        return { code: result.code, stdout: result.stdout, stderr: result.stderr };
+      };
+      // Written by a run, with a modification time of its own in the past (later writes set it to now).
+      const written = () => {
+        const text = readFileSync(cache, "latin1");
+        return [statSync(cache).mode & 0o777, statSync(cache).mtimeMs < Date.parse("2018-01-01"), text.includes("A".repeat(4096)), /run\.cjs\\",\\"1:/.test(text)];
+      };
+      const outcomes = [await run()];
+      const afterFirst = written();
+      outcomes.push(await run()); // from the cache
+
+      const damaged = openSync(cache, "r+");
+      writeSync(damaged, Buffer.alloc(4096, 0x41), 0, 4096, Math.floor(statSync(cache).size / 2));
+      closeSync(damaged);
+      outcomes.push(await run());
+      const afterDamage = written();
+
+      truncateSync(cache, Math.floor(statSync(cache).size / 3));
+      outcomes.push(await run());
+      const afterCut = written();
+
+      // For another build of the bundle (its key names the file's size, times and inode), the file otherwise as written.
+      const text = readFileSync(cache);
+      const { atime, mtime } = statSync(cache);
+      writeFileSync(cache, Buffer.from(text.toString("latin1").replace(/session-start-run\.cjs\\",\\"\d+/, 'session-start-run.cjs\\",\\"1'), "latin1"));
+      utimesSync(cache, atime, mtime);
+      outcomes.push(await run());
+      const afterStale = written();
+
+      rmSync(cache);
+      outcomes.push(await run());
+      const afterRemoval = written();
+
+      // Neither readable nor replaceable: a folder in its place.
+      rmSync(cache);
+      mkdirSync(cache);
+      outcomes.push(await run());
+
+      expect(outcomes.map((outcome) => ({ ...outcome, stdout: outcome.stdout.includes("Small Steps") }))).toEqual(outcomes.map(() => ({ code: 0, stdout: true, stderr: "" })));
+      expect(new Set(outcomes.map((outcome) => outcome.stdout)).size).toBe(1);
+      // Each time written again: private, its own time, neither the damage nor the other key left.
+      expect([afterFirst, afterDamage, afterCut, afterStale, afterRemoval]).toEqual([0, 1, 2, 3, 4].map(() => [0o600, true, false, false]));
+      expect(readdirSync(join(store, ".cache")).filter((name) => name.endsWith(".tmp"))).toEqual([]);
+    });
+
+    it("keeps one for the prompt hook too", async () => {
+      const { home, projectRoot, store } = workspace({ bank: "iflow-kb-2026-04", globalExample: true });
+      const prompt = (session: string) => JSON.stringify({ session_id: session, cwd: projectRoot, hook_event_name: "UserPromptSubmit", prompt: "retry the embedding call when it times out" });
+      const first = await runNode(PROMPT_HOOK_BIN, [], { node: executable, stdin: prompt("s1"), env: { HOME: home } });
+      const second = await runNode(PROMPT_HOOK_BIN, [], { node: executable, stdin: prompt("s2"), env: { HOME: home } });
+      expect([first.code, first.stderr, first.stdout.includes('"hookEventName":"UserPromptSubmit"'), second.code, second.stderr, second.stdout === first.stdout]).toEqual([0, "", true, 0, "", true]);
+      expect(existsSync(join(store, ".cache/code-user-prompt-submit-run.bin"))).toBe(true);
+    });
+  });
+
   describe("the SessionStart hook's warm start", () => {
     it.each([
       ["today's order", true],
@@ -370,11 +432,12 @@ describe.each(testNodes())("on $label", ({ major, executable, missing }) => {
       await new Promise((resolve) => setTimeout(resolve, 2_100));
       const cold = await run();
       const warm = await run();
+      // With relevance, git runs for the signals (the project has a .git folder); with today's order, nothing is spawned.
+      const git = original ? [] : ["child_process"];
       // The probe sees what a cold start loads (the second bundle, crypto for the content hashes)…
-      expect(cold).toEqual({ builtins: ["crypto"], files: ["probe.cjs", "session-start.cjs", "session-start-prepare.cjs"] });
-      // …and a warm start loads none of it (with today's order, no child process either).
-      const { builtins, files } = warm as { builtins: string[]; files: string[] };
-      expect({ builtins: original ? builtins : builtins.filter((name) => name !== "child_process"), files }).toEqual({ builtins: [], files: ["probe.cjs", "session-start.cjs"] });
+      expect(cold).toEqual({ builtins: ["crypto", ...git], files: ["probe.cjs", "session-start.cjs", "session-start-prepare.cjs"] });
+      // …and a warm start loads none of it.
+      expect(warm).toEqual({ builtins: git, files: ["probe.cjs", "session-start.cjs"] });
     });
   });
 });

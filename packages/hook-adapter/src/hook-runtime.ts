@@ -6,12 +6,15 @@ import {
   injectionCachePath,
   injectionFingerprint,
   readCachedInjection,
+  readCachedPlan,
   readCachedRanking,
   releaseCacheRefresh,
   resolveGlobalStoreDir,
   SETTLE_MS,
   writeCachedInjection,
+  writeCachedPlan,
   type SessionInjection,
+  type SessionPlan,
   type SessionSignals,
   type StoreWarning,
 } from "@iflow-memory/store";
@@ -48,9 +51,15 @@ export interface HookIO {
   refreshInBackground?: (options: InjectionSources) => void;
   /**
    * What the session is about, for relevance: the store's `gatherSessionSignals` (git, the active
-   * feature, the stack). Absent: the store's, with its 200 ms budget for git.
+   * feature, the stack). Absent: the store's, with its 200 ms budget for git, started before the
+   * index is read so that git works meanwhile, and `git log` kept in the store's cache.
    */
   gatherSignals?: (projectRoot: string) => Promise<SessionSignals>;
+  /**
+   * `child_process.spawn` (or a function that loads it at its first call): git then starts at
+   * once. Absent: loaded when git first runs. (Typed loosely so that these types need no Node types.)
+   */
+  spawn?: (...args: never[]) => unknown;
   /** Also invalidates the cache, e.g. the stamp of the running bundle (a new build, a new cache). */
   cacheSalt?: string;
   stdin: HookInput;
@@ -181,6 +190,13 @@ export interface CachedInjection {
    * again when that file is missing or stale. Undefined when the config ranks nothing.
    */
   ranking(): Promise<SessionInjection["ranking"]>;
+  /**
+   * The last session-start plan made from these same files, and its query (`JSON.stringify` of
+   * it); null when there is none or the cache is off. Read once.
+   */
+  lastPlan(): { query: string; plan: SessionPlan } | null;
+  /** Keeps a plan made from these files for `query`, for the next start's `lastPlan` (when the files have settled, as the injection's cache). */
+  savePlan(query: string, plan: SessionPlan): Promise<void>;
 }
 
 /**
@@ -209,6 +225,11 @@ export async function cachedInjection(io: HookIO, sources: InjectionSources, wai
   const injection = cached ?? (await prepare());
   return {
     injection,
+    lastPlan: () => (cacheOn && cached !== null ? readCachedPlan(path, fingerprint.value) : null),
+    savePlan: async (query, plan) => {
+      // Not kept is only slower: like the injection's cache.
+      if (cacheOn && fingerprint.settled) await writeCachedPlan(path, fingerprint.value, query, plan).catch(() => undefined);
+    },
     ranking: async () => {
       if (injection.ranking !== undefined || (!injection.config.promptRecall && injection.config.injectionRanking !== "relevance")) return injection.ranking;
       return (cacheOn ? readCachedRanking(path, fingerprint.value) : null) ?? (await prepare()).ranking;

@@ -1,7 +1,7 @@
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { injectionCachePath, prepareSessionInjection } from "@iflow-memory/store";
-import { makeTempDir } from "@iflow-memory/test-utils";
+import { injectionCachePath, planCachePath, prepareSessionInjection, rankingCachePath, type SessionSignals } from "@iflow-memory/store";
+import { copyCorpus, makeTempDir } from "@iflow-memory/test-utils";
 import { describe, expect, it, vi } from "vitest";
 import type { HookIO } from "./hook-runtime.js";
 import { runSessionStartHook } from "./run-session-start-hook.js";
@@ -81,6 +81,37 @@ describe("runSessionStartHook (injection cache)", () => {
     const good = await start(projectRoot, home);
     writeFileSync(injectionCachePath(storeDir, projectRoot), "{not json");
     expect(await start(projectRoot, home)).toEqual({ context: good.context, prepared: 1 });
+  });
+
+  it("takes the last start's plan when the files and the signals are those of the last start, without the index; ranks again when the signals change", async () => {
+    const base = makeTempDir();
+    const projectRoot = copyCorpus("iflow-kb-2026-04", base);
+    const home = join(base, "home");
+    const storeDir = join(home, ".claude/iflow/memory");
+    const signals = (branch: string): SessionSignals => ({ project: "semantic-memory", branch, changedFiles: ["semantic_memory/retry.py"], commitSubjects: [], feature: null, stack: [], skipped: [] });
+    const relevant = async (branch: string) => {
+      let stdout = "";
+      const prepare = vi.fn(prepareSessionInjection);
+      await runSessionStartHook({
+        prepare,
+        gatherSignals: async () => signals(branch),
+        stdin: Object.assign((async function* () {})(), { readAtOnce: () => new TextEncoder().encode(JSON.stringify({ hook_event_name: "SessionStart", source: "startup", cwd: projectRoot })) }),
+        stdout: { write: (text: string, callback?: () => void) => ((stdout += text), callback?.(), true) },
+        stderr: { write: () => true },
+        env: { HOME: home },
+        cwd: projectRoot,
+        now: () => new Date(Date.now() + 60_000),
+      });
+      return { context: (JSON.parse(stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext, prepared: prepare.mock.calls.length };
+    };
+    const first = await relevant("fix/sqlite-fts5-search");
+    // Without the index, a start that needs it works everything out again (prepared: 1).
+    rmSync(rankingCachePath(injectionCachePath(storeDir, projectRoot)));
+    const same = await relevant("fix/sqlite-fts5-search");
+    const other = await relevant("feature/hook-start-up-cost");
+    const fresh = await relevant("feature/hook-start-up-cost");
+    expect([same, other.prepared, fresh.prepared, other.context === fresh.context, other.context === first.context]).toEqual([{ context: first.context, prepared: 0 }, 1, 0, true, false]);
+    expect(existsSync(planCachePath(injectionCachePath(storeDir, projectRoot)))).toBe(true);
   });
 
   it("sets no timer when stdin is there at once and the injection is cached, and one when it must wait (today's order: no git to wait for)", async () => {

@@ -1,4 +1,4 @@
-import { gatherSessionSignals, planSessionStart, readFeedback, sessionQuery } from "@iflow-memory/store";
+import { planSessionStart, readFeedback, sessionQuery, startSessionSignals, storeCacheDir } from "@iflow-memory/store";
 import { cachedInjection, hookSources, reportWarnings, runHook, type HookIO } from "./hook-runtime.js";
 import { recordInjection } from "./record-injection.js";
 
@@ -25,7 +25,7 @@ export function runSessionStartHook(io: HookIO): Promise<0> {
     }
     const source = typeof input.source === "string" && input.source !== "" ? input.source : "startup";
     const sources = await hookSources(io, input);
-    const { injection, ranking } = await cachedInjection(io, sources, waiting);
+    const { injection, ranking, lastPlan, savePlan } = await cachedInjection(io, sources, waiting);
 
     reportWarnings(injection.configWarnings, problems);
     const { config } = injection;
@@ -35,11 +35,27 @@ export function runSessionStartHook(io: HookIO): Promise<0> {
     let plan = planSessionStart(injection, null);
     if (config.injectionRanking === "relevance") {
       waiting.begin();
-      // The index first: reading it does not wait on the event loop, and git's time budget must
-      // not run out while a large one is read (git's answer would then be thrown away).
-      const candidates = await ranking();
-      const signals = await (io.gatherSignals ?? ((projectRoot: string) => gatherSessionSignals({ projectRoot, env: io.env })))(sources.projectRoot);
-      plan = planSessionStart({ ...injection, ...(candidates === undefined ? {} : { ranking: candidates }) }, sessionQuery(signals), { feedback: readFeedback(sources.globalStoreDir) });
+      // Git first, so that it works while the index is read; its time budget counts from the wait
+      // for its answer, so that reading a large index cannot run it out.
+      const { gatherSignals } = io;
+      const pending =
+        gatherSignals === undefined
+          ? startSessionSignals({ projectRoot: sources.projectRoot, env: io.env, cacheDir: storeCacheDir(sources.globalStoreDir), ...(io.spawn === undefined ? {} : { spawn: io.spawn }) })
+          : { signals: () => gatherSignals(sources.projectRoot) };
+      // The plan is a function of the files and the signals alone: when both are those of the
+      // last start, so is it, and neither the index nor the ranking is needed. Else the index is
+      // read while git runs (after it, when only the signals may have changed).
+      const last = lastPlan();
+      const early = last === null ? { candidates: await ranking() } : null;
+      const query = sessionQuery(await pending.signals());
+      const queryKey = JSON.stringify(query);
+      if (last !== null && last.query === queryKey) {
+        plan = last.plan;
+      } else {
+        const candidates = early !== null ? early.candidates : await ranking();
+        plan = planSessionStart({ ...injection, ...(candidates === undefined ? {} : { ranking: candidates }) }, query, { feedback: readFeedback(sources.globalStoreDir) });
+        await savePlan(queryKey, plan);
+      }
     }
     if (plan.block === "") return "";
     await recordInjection(io, sources, input, plan, source, problems);

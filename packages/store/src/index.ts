@@ -32,13 +32,17 @@ export {
   claimCacheRefresh,
   injectionCachePath,
   injectionFingerprint,
+  planCachePath,
   rankingCachePath,
   readCachedInjection,
+  readCachedPlan,
   readCachedRanking,
   REFRESH_CLAIM_MS,
   releaseCacheRefresh,
   SETTLE_MS,
+  storeCacheDir,
   writeCachedInjection,
+  writeCachedPlan,
 } from "./injection-cache.js";
 export type { InjectionFingerprint, RefreshClaim } from "./injection-cache.js";
 export { DEFAULT_LESSONS_DIR, LESSONS_STATE_FILE, readLessons, updateLessons } from "./lessons-store.js";
@@ -60,8 +64,8 @@ export { isoTimestamp } from "./iso-timestamp.js";
 export { planPromptRecall, planSessionStart, PROMPT_RECALL_MAX_CHARS, sessionQuery, readSessionLedger, recordInSessionLedger, SESSION_LEDGER_MAX_AGE_MS, sessionLedgerPath } from "./relevance/index.js";
 export { createMemorySearcher, searchMemory } from "./relevance/index.js";
 export type { MemorySearcher, SearchMemoryOptions, SearchScope, SessionPlan } from "./relevance/index.js";
-export { DEFAULT_SIGNALS_TIMEOUT_MS, gatherSessionSignals, MAX_CHANGED_FILES } from "./signals/index.js";
-export type { ActiveFeature, GatherSessionSignalsOptions, SessionSignals } from "./signals/index.js";
+export { DEFAULT_SIGNALS_TIMEOUT_MS, gatherSessionSignals, MAX_CHANGED_FILES, startSessionSignals } from "./signals/index.js";
+export type { ActiveFeature, GatherSessionSignalsOptions, PendingSessionSignals, SessionSignals } from "./signals/index.js";
 export { recordFeedback } from "./feedback.js";
 export type { RecordFeedbackOptions } from "./feedback.js";
 export { FEEDBACK_FILE, MAX_FEEDBACK_NOTE, readFeedback } from "./read-feedback.js";

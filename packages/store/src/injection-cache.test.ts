@@ -1,9 +1,9 @@
 import { execFileSync } from "node:child_process";
 import { buildRelevanceIndex } from "@iflow-memory/ranker";
-import { hashContent } from "@iflow-memory/parser";
-import { chmodSync, existsSync, mkdirSync, utimesSync, writeFileSync } from "node:fs";
+import { hashContent, type Entry } from "@iflow-memory/parser";
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { makeTempDir } from "@iflow-memory/test-utils";
+import { CORPORA_DIR, makeTempDir } from "@iflow-memory/test-utils";
 import { describe, expect, it } from "vitest";
 import {
   claimCacheRefresh,
@@ -94,6 +94,43 @@ describe("readCachedInjection", () => {
     const { ranking, ...injection } = await prepareSessionInjection(sources);
     await writeCachedInjection(path, "x", { ...injection, ranking: ranking! });
     expect(readCachedInjection(path, "x")).toEqual(injection);
+  });
+});
+
+describe("readCachedRanking", () => {
+  const realBank = { projectRoot: join(CORPORA_DIR, "iflow-kb-2026-04"), globalStoreDir: join(CORPORA_DIR, "global-store-example") };
+
+  it("reads an entry's text from the file as it was opened, even after a newer cache took its place", async () => {
+    const { ranking, ...injection } = await prepareSessionInjection(realBank);
+    const path = join(makeTempDir(), ".cache/injection-x.json");
+    await writeCachedInjection(path, "a", { ...injection, ranking: ranking! });
+    const opened = readCachedRanking(path, "a")!;
+    // A newer cache renamed into its place: other entries, other lines.
+    const others = { ...ranking!, candidates: ranking!.candidates.slice(7).reverse() };
+    await writeCachedInjection(path, "b", { ...injection, ranking: others });
+    const texts = (entries: readonly Entry[]) => entries.map((entry) => [entry.name, entry.description, entry.metadataText]);
+    expect(texts(opened.candidates)).toEqual(texts(ranking!.candidates));
+    expect(texts(readCachedRanking(path, "b")!.candidates)).toEqual(texts(others.candidates));
+  });
+
+  it.runIf(process.platform !== "win32")("is null for a cut file, a file without a first line, a folder or a FIFO in its place, without waiting", async () => {
+    const sources = project();
+    const { ranking, ...injection } = await prepareSessionInjection(sources);
+    const path = injectionCachePath(sources.globalStoreDir, sources.projectRoot);
+    await writeCachedInjection(path, "x", { ...injection, ranking: ranking! });
+    const whole = readFileSync(rankingCachePath(path), "utf8");
+    const outcomes = [readCachedRanking(path, "x") === null];
+    writeFileSync(rankingCachePath(path), whole.slice(0, -5));
+    outcomes.push(readCachedRanking(path, "x") === null);
+    writeFileSync(rankingCachePath(path), whole.slice(0, whole.indexOf("\n")));
+    outcomes.push(readCachedRanking(path, "x") === null);
+    rmSync(rankingCachePath(path));
+    mkdirSync(rankingCachePath(path));
+    outcomes.push(readCachedRanking(path, "x") === null);
+    rmSync(rankingCachePath(path), { recursive: true });
+    execFileSync("mkfifo", [rankingCachePath(path)]);
+    outcomes.push(readCachedRanking(path, "x") === null);
+    expect(outcomes).toEqual([false, true, true, true, true]);
   });
 });
 

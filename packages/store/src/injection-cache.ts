@@ -1,12 +1,14 @@
-import { closeSync, mkdirSync, openSync, statSync, unlinkSync } from "node:fs";
+import { closeSync, constants, fstatSync, mkdirSync, openSync, readSync, statSync, unlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { CATEGORIES } from "@iflow-memory/parser";
 import type { SessionInjection } from "./prepare-session-injection.js";
+import type { SessionPlan } from "./relevance/plan-session-injection.js";
 import { configPath } from "./read-config.js";
+import { FEEDBACK_FILE } from "./read-feedback.js";
 import { knowledgeBankDir } from "./read-knowledge-bank.js";
 import { readTextFileSync } from "./read-text-file.js";
-import { decodeRankingCache, encodeRankingCache, type RankingData } from "./ranking-cache-file.js";
-import { readUserFileSync } from "./read-user-file.js";
+import { decodeRankingCacheHeader, encodeRankingCache, type RankingData } from "./ranking-cache-file.js";
+import { shortHash } from "./short-hash.js";
 import { writeFileAtomically } from "./write-file-atomically.js";
 
 /** Files changed this recently may change again within the file system's time granularity. */
@@ -26,7 +28,7 @@ export interface InjectionFingerprint {
 
 /**
  * The state of every file a session injection is computed from — the project's config and
- * knowledge bank, the global store's three files — as one string. Any write to any of them
+ * knowledge bank, the global store's three files and its feedback — as one string. Any write to any of them
  * (content, rename, permissions) changes its size, modification or change time, or inode, and
  * so the fingerprint. `salt` carries what else the result depends on (the tool's version).
  *
@@ -39,6 +41,8 @@ export function injectionFingerprint(options: { projectRoot: string; globalStore
     configPath(options.projectRoot),
     ...CATEGORIES.map((category) => join(knowledgeBankDir(options.projectRoot), `${category}.md`)),
     ...CATEGORIES.map((category) => join(options.globalStoreDir, `${category}.md`)),
+    // Votes change the order, so a cached plan must not outlive one.
+    join(options.globalStoreDir, FEEDBACK_FILE),
   ];
   const settledBefore = BigInt(Math.floor((options.now ?? Date.now()) - SETTLE_MS)) * 1_000_000n;
   let settled = true;
@@ -58,9 +62,20 @@ export function injectionFingerprint(options: { projectRoot: string; globalStore
   return { value: [options.salt, options.projectRoot, options.globalStoreDir, ...states].join("\n"), settled, bytes };
 }
 
-/** Where a project's cached injection lives: in the global store, one file per project root. */
+/**
+ * The global store's folder of caches: what can be worked out again from other files (injections,
+ * git's answers, sessions' ledgers), never the user's own data.
+ *
+ * @example
+ * storeCacheDir("/home/ada/.claude/iflow/memory"); // "/home/ada/.claude/iflow/memory/.cache"
+ */
+export function storeCacheDir(globalStoreDir: string): string {
+  return join(globalStoreDir, ".cache");
+}
+
+/** Where a project's cached injection lives: in the global store, one file per project root (a collision of names costs a recomputation: the fingerprint holds the full path). */
 export function injectionCachePath(globalStoreDir: string, projectRoot: string): string {
-  return join(globalStoreDir, ".cache", `injection-${fnv1a(projectRoot)}.json`);
+  return join(storeCacheDir(globalStoreDir), `injection-${shortHash(projectRoot)}.json`);
 }
 
 /**
@@ -91,15 +106,76 @@ export function rankingCachePath(path: string): string {
 const RANKING_CACHE_MAX_BYTES = 1024 * 1024 * 1024;
 
 /**
- * The cached candidates and index when their fingerprint is `fingerprint`, else null. The
- * entries' text is parsed when first asked for (`decodeRankingCache`).
+ * The cached candidates and index when their fingerprint is `fingerprint`, else null. Only the
+ * file's first line is read (the index and what ranking reads of every entry); an entry's own
+ * line is read and parsed when its text is first asked for (`decodeRankingCacheHeader`), from
+ * the file as it was opened (a newer one renamed into its place does not mix in). The file stays
+ * open until no entry of it is left.
  *
  * @example
  * readCachedRanking(injectionCachePath(store, root), fingerprint)?.index;
  */
 export function readCachedRanking(path: string, fingerprint: string): RankingData | null {
-  const file = readUserFileSync(rankingCachePath(path), { maxBytes: RANKING_CACHE_MAX_BYTES });
-  return "bytes" in file ? decodeRankingCache(file.bytes, fingerprint) : null;
+  let descriptor: number;
+  try {
+    // Non-blocking: a FIFO put in its place is not waited on (and is no regular file: null).
+    descriptor = openSync(rankingCachePath(path), constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0));
+  } catch {
+    return null;
+  }
+  let ranking: RankingData | null = null;
+  try {
+    const info = fstatSync(descriptor);
+    if (info.isFile() && info.size <= RANKING_CACHE_MAX_BYTES) {
+      const header = readFirstLine(descriptor);
+      if (header !== null) {
+        const file = { descriptor };
+        const bodyStart = header.bytes + 1;
+        ranking = decodeRankingCacheHeader(header.text, fingerprint, info.size - bodyStart, (start, end) => {
+          const line = Buffer.allocUnsafe(end - start);
+          for (let read = 0; read < line.length; ) {
+            const count = readSync(file.descriptor, line, read, line.length - read, bodyStart + start + read);
+            if (count === 0) throw new Error(`${rankingCachePath(path)} was cut short after it was opened`);
+            read += count;
+          }
+          return line.toString("utf8");
+        });
+        if (ranking !== null) openFiles.register(file, descriptor);
+      }
+    }
+  } catch {
+    ranking = null;
+  }
+  if (ranking === null) closeSync(descriptor);
+  return ranking;
+}
+
+// A ranking cache stays open while entries of it may still read their lines: closed once none
+// is left (the entries' readers hold `file`).
+const openFiles = new FinalizationRegistry<number>((descriptor) => {
+  try {
+    closeSync(descriptor);
+  } catch {
+    // already closed
+  }
+});
+
+/** The file's first line as text and its length in bytes, or null when it has none. */
+function readFirstLine(descriptor: number): { text: string; bytes: number } | null {
+  let buffer = Buffer.allocUnsafe(256 * 1024);
+  let length = 0;
+  for (;;) {
+    if (length === buffer.length) {
+      const larger = Buffer.allocUnsafe(buffer.length * 4);
+      buffer.copy(larger);
+      buffer = larger;
+    }
+    const count = readSync(descriptor, buffer, length, buffer.length - length, length);
+    if (count === 0) return null;
+    const newline = buffer.subarray(0, length + count).indexOf(10, length);
+    length += count;
+    if (newline >= 0) return { text: buffer.toString("utf8", 0, newline), bytes: newline };
+  }
 }
 
 /**
@@ -114,6 +190,38 @@ export async function writeCachedInjection(path: string, fingerprint: string, in
   const { ranking, ...rest } = injection;
   if (ranking !== undefined) await writeFileAtomically(rankingCachePath(path), encodeRankingCache(fingerprint, ranking), { durable: false });
   await writeFileAtomically(path, JSON.stringify({ fingerprint, injection: rest }), { durable: false });
+}
+
+/** Where the last relevance plan made from a cached injection is kept: beside it. */
+export function planCachePath(path: string): string {
+  return path.replace(/\.json$/, "") + ".plan.json";
+}
+
+/**
+ * The last session-start plan saved beside a cached injection whose fingerprint is
+ * `fingerprint`, and the query (`JSON.stringify` of the relevance query) it was made for; null
+ * when there is none for these files. `planSessionStart` is a pure function of the files and the
+ * query, so a start whose files and signals are those of the last one may take its plan as it is.
+ *
+ * @example
+ * const last = readCachedPlan(injectionCachePath(store, root), fingerprint);
+ * const plan = last?.query === JSON.stringify(query) ? last.plan : planSessionStart(injection, query);
+ */
+export function readCachedPlan(path: string, fingerprint: string): { query: string; plan: SessionPlan } | null {
+  const file = readTextFileSync(planCachePath(path));
+  if (!("text" in file)) return null;
+  try {
+    const cached = JSON.parse(file.text) as { fingerprint?: unknown; query?: unknown; plan?: SessionPlan };
+    if (cached.fingerprint !== fingerprint || typeof cached.query !== "string" || typeof cached.plan?.block !== "string" || !Array.isArray(cached.plan.entries)) return null;
+    return { query: cached.query, plan: cached.plan };
+  } catch {
+    return null;
+  }
+}
+
+/** Saves a session-start plan for `readCachedPlan` (atomically, mode 0600). */
+export async function writeCachedPlan(path: string, fingerprint: string, query: string, plan: SessionPlan): Promise<void> {
+  await writeFileAtomically(planCachePath(path), JSON.stringify({ fingerprint, query, plan }), { durable: false });
 }
 
 /** A claim older than this is taken to belong to a refresh that died (killed, out of memory). */
@@ -160,15 +268,4 @@ export function releaseCacheRefresh(path: string): void {
   } catch {
     // already gone
   }
-}
-
-// A short, stable file name for a path; collisions only cost a recomputation (the fingerprint
-// holds the full path).
-function fnv1a(text: string): string {
-  let hash = 0x811c9dc5;
-  for (let index = 0; index < text.length; index++) {
-    hash ^= text.charCodeAt(index);
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return (hash >>> 0).toString(16).padStart(8, "0");
 }

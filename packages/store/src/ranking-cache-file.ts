@@ -72,33 +72,44 @@ export function decodeRankingCache(bytes: Uint8Array, fingerprint: string): Rank
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const newline = buffer.indexOf(10);
   if (newline < 0) return null;
-  let header: RankingHeader;
+  const text = buffer.subarray(newline + 1);
+  return decodeRankingCacheHeader(buffer.toString("utf8", 0, newline), fingerprint, text.length, (start, end) => text.toString("utf8", start, end));
+}
+
+/**
+ * The ranking of a cache file from its first line alone (`header`), when its fingerprint is
+ * `fingerprint` and the rest of the file is `bodyBytes` long as the header says (else null):
+ * `readLine(start, end)` gives the text between those byte offsets of the rest, for an entry's
+ * own line when its text is first asked for — so that a reader can leave the entries' lines on
+ * disk until then.
+ */
+export function decodeRankingCacheHeader(header: string, fingerprint: string, bodyBytes: number, readLine: (start: number, end: number) => string): RankingData | null {
+  let parsed: RankingHeader;
   try {
-    header = JSON.parse(buffer.toString("utf8", 0, newline)) as RankingHeader;
+    parsed = JSON.parse(header) as RankingHeader;
   } catch {
     return null;
   }
-  const count = header.contentHash?.length;
-  if (header.fingerprint !== fingerprint || typeof header.index?.postings !== "object" || !Array.isArray(header.offsets) || header.offsets.length !== count + 1) return null;
-  if (buffer.length !== newline + 1 + header.offsets[count]!) return null;
-  const text = buffer.subarray(newline + 1);
+  const count = parsed.contentHash?.length;
+  if (parsed.fingerprint !== fingerprint || typeof parsed.index?.postings !== "object" || !Array.isArray(parsed.offsets) || parsed.offsets.length !== count + 1) return null;
+  if (bodyBytes !== parsed.offsets[count]) return null;
   const candidates: Entry[] = [];
   for (let at = 0; at < count; at++) {
-    const start = header.offsets[at]!;
-    const end = header.offsets[at + 1]! - 1;
+    const start = parsed.offsets[at]!;
+    const end = parsed.offsets[at + 1]! - 1;
     candidates.push(
-      new CachedEntry(() => JSON.parse(text.toString("utf8", start, end)) as Entry, {
-        category: CATEGORY[header.category[at]!]!,
-        observationCount: header.observationCount[at]!,
-        confidence: CONFIDENCE[header.confidence[at]!]!,
-        lastObserved: header.lastObserved[at] ?? null,
-        filePosition: header.filePosition[at]!,
-        contentHash: header.contentHash[at]!,
-        scope: header.scope[at] === "g" ? "global" : "local",
+      new CachedEntry(() => JSON.parse(readLine(start, end)) as Entry, {
+        category: CATEGORY[parsed.category[at]!]!,
+        observationCount: parsed.observationCount[at]!,
+        confidence: CONFIDENCE[parsed.confidence[at]!]!,
+        lastObserved: parsed.lastObserved[at] ?? null,
+        filePosition: parsed.filePosition[at]!,
+        contentHash: parsed.contentHash[at]!,
+        scope: parsed.scope[at] === "g" ? "global" : "local",
       }),
     );
   }
-  return { candidates, index: header.index };
+  return { candidates, index: parsed.index };
 }
 
 type RankedFields = Pick<Entry, "category" | "observationCount" | "confidence" | "lastObserved" | "filePosition" | "contentHash" | "scope">;

@@ -4,7 +4,8 @@ import type { prepareSessionInjection, SessionInjection } from "@iflow-memory/st
 import { descriptorIO } from "../descriptor-io.js";
 import type { HookIO, InjectionSources, PrepareInjection } from "../hook-runtime.js";
 
-// The hooks are small files side by side. session-start.cjs and user-prompt-submit.cjs read
+// The hooks are small files side by side. session-start.cjs and user-prompt-submit.cjs run
+// session-start-run.cjs and user-prompt-submit-run.cjs (with V8's code cache), which read
 // stdin, the cache and print; the parser and YAML library live in session-start-prepare.cjs,
 // loaded only when the cached injection is stale; session-start-aside.cjs runs that preparation
 // in a worker thread or a background process when the memory files are large.
@@ -25,7 +26,7 @@ export function bundleStamp(): string {
   }
 }
 
-// worker_threads and child_process are loaded only here: most hook runs need neither.
+// worker_threads and child_process are loaded only where used: most hook runs need neither.
 /** Works the injection out in a worker thread, which the hook's deadline can stop waiting for. */
 export function prepareInWorker(sources: InjectionSources): Promise<SessionInjection> {
   const { Worker } = require("node:worker_threads") as typeof import("node:worker_threads");
@@ -48,6 +49,10 @@ export function refreshInBackground(sources: InjectionSources): void {
   child.unref();
 }
 
+// child_process is loaded when git first runs: most hook runs never run it.
+const spawnWhenNeeded = ((...args: Parameters<typeof import("node:child_process").spawn>) =>
+  (require("node:child_process") as typeof import("node:child_process")).spawn(...args)) as typeof import("node:child_process").spawn;
+
 /** Runs a hook as its bundle does: the process's stdio and environment, the files beside it, exit 0 whatever happens. */
 export function runBundledHook(run: (io: HookIO) => Promise<number>): void {
   run({
@@ -55,6 +60,7 @@ export function runBundledHook(run: (io: HookIO) => Promise<number>): void {
     prepare: prepareHere,
     prepareAside: prepareInWorker,
     refreshInBackground,
+    spawn: spawnWhenNeeded,
     cacheSalt: bundleStamp(),
     env: process.env,
     cwd: process.cwd(),

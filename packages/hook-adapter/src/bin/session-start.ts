@@ -1,5 +1,4 @@
 #!/usr/bin/env node
-import { runSessionStartHook } from "../run-session-start-hook.js";
-import { runBundledHook } from "./hook-files.js";
+import { runWithCodeCache } from "./run-with-code-cache.js";
 
-runBundledHook(runSessionStartHook);
+runWithCodeCache("session-start-run.cjs");

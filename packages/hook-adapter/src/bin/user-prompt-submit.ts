@@ -1,5 +1,4 @@
 #!/usr/bin/env node
-import { runUserPromptSubmitHook } from "../run-user-prompt-submit-hook.js";
-import { runBundledHook } from "./hook-files.js";
+import { runWithCodeCache } from "./run-with-code-cache.js";
 
-runBundledHook(runUserPromptSubmitHook);
+runWithCodeCache("user-prompt-submit-run.cjs");

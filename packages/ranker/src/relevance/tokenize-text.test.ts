@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { tokenizeText } from "./tokenize-text.js";
 
@@ -17,6 +18,20 @@ describe("tokenizeText", () => {
 
   it("keeps tool names and repeats (counts matter to the score)", () => {
     expect(tokenizeText("pytest, npm and git; git")).toEqual(["pytest", "npm", "git", "git"]);
+  });
+
+  it("gives ASCII text the same terms whether or not other text beside it is ASCII", () => {
+    // A lone "é" is a one-letter word (dropped) that makes the text not ASCII.
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom(..."aZ9_-/. xHTTPServer2askUser#retries"), maxLength: 60 }), (text) => {
+        expect(tokenizeText(`${text} é`)).toEqual(tokenizeText(text));
+      }),
+    );
+    fc.assert(
+      fc.property(fc.string({ unit: "binary-ascii" }), (text) => {
+        expect(tokenizeText(`${text} é`)).toEqual(tokenizeText(text));
+      }),
+    );
   });
 
   it("reads any script and never throws on odd input", () => {

@@ -1,12 +1,23 @@
 import { stemmer } from "stemmer";
 import { STOP_WORDS } from "./stop-words.js";
 
-// A word is a run of letters and digits; everything else (space, punctuation, `/ . _ - #`)
-// separates words, so a path or an identifier falls apart into its parts.
-const NOT_WORD = /[^\p{L}\p{N}]+/u;
-// Where camelCase and PascalCase words meet: "askUser" → "ask" "User", "HTTPServer" → "HTTP" "Server".
-const CAMEL_BOUNDARY = /(?<=\p{Ll})(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})|(?<=\p{L})(?=\p{N})|(?<=\p{N})(?=\p{L})/u;
-const DIGITS = /^\p{N}+$/u;
+const UNICODE = {
+  // A word is a run of letters and digits; everything else (space, punctuation, `/ . _ - #`)
+  // separates words, so a path or an identifier falls apart into its parts.
+  notWord: /[^\p{L}\p{N}]+/u,
+  // Where camelCase and PascalCase words meet: "askUser" → "ask" "User", "HTTPServer" → "HTTP" "Server".
+  camelBoundary: /(?<=\p{Ll})(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})|(?<=\p{L})(?=\p{N})|(?<=\p{N})(?=\p{L})/u,
+  digits: /^\p{N}+$/u,
+};
+// The same for text that is all ASCII, where \p{L} is [A-Za-z], \p{Ll} [a-z], \p{Lu} [A-Z] and
+// \p{N} [0-9]: the same terms, without compiling Unicode property classes (some 2 ms at a hook's
+// first text, most often a branch name, file paths or a prompt in ASCII).
+const ASCII = {
+  notWord: /[^A-Za-z0-9]+/,
+  camelBoundary: /(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])|(?<=[A-Za-z])(?=[0-9])|(?<=[0-9])(?=[A-Za-z])/,
+  digits: /^[0-9]+$/,
+};
+const ALL_ASCII = /^[\x00-\x7f]*$/;
 
 /**
  * Splits text — prose, a prompt, a branch name, a file path, an identifier — into search terms:
@@ -23,7 +34,7 @@ const DIGITS = /^\p{N}+$/u;
  */
 export function tokenizeText(text: string): string[] {
   const terms: string[] = [];
-  for (const word of text.split(NOT_WORD)) {
+  for (const word of text.split(ALL_ASCII.test(text) ? ASCII.notWord : UNICODE.notWord)) {
     if (word === "") continue;
     let found = WORD_TERMS.get(word);
     if (found === undefined) {
@@ -44,16 +55,17 @@ const PLAIN_WORD = /^[a-z]+$/;
 function wordTerms(word: string): readonly string[] {
   // Most words are plain lowercase: no identifier to split.
   if (PLAIN_WORD.test(word)) return word.length < 2 || STOP_WORDS.has(word) ? [] : [stemmer(word)];
+  const { camelBoundary, digits } = ALL_ASCII.test(word) ? ASCII : UNICODE;
   const terms: string[] = [];
-  const parts = word.split(CAMEL_BOUNDARY);
+  const parts = word.split(camelBoundary);
   if (parts.length > 1) {
     // The whole identifier as one term, for a query naming it exactly.
     const whole = word.toLowerCase();
-    if (!DIGITS.test(whole)) terms.push(stemmer(whole));
+    if (!digits.test(whole)) terms.push(stemmer(whole));
   }
   for (const part of parts) {
     const lower = part.toLowerCase();
-    if (lower.length < 2 || DIGITS.test(lower) || STOP_WORDS.has(lower)) continue;
+    if (lower.length < 2 || digits.test(lower) || STOP_WORDS.has(lower)) continue;
     terms.push(stemmer(lower));
   }
   return terms;

@@ -1,9 +1,9 @@
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, delimiter, dirname, join } from "node:path";
 import { dedent, makeTempDir } from "@iflow-memory/test-utils";
 import { describe, expect, it } from "vitest";
-import { gatherSessionSignals, type SessionSignals } from "./gather-session-signals.js";
+import { gatherSessionSignals, startSessionSignals, type SessionSignals } from "./gather-session-signals.js";
 
 const GIT_ENV = {
   ...process.env,
@@ -255,6 +255,33 @@ describe("gatherSessionSignals", () => {
     });
   });
 
+  it.skipIf(process.platform === "win32")("with a cache folder, runs git log once per pair of commits and git status every time", async () => {
+    const root = repository();
+    git(root, "checkout", "-q", "-b", "fix/timeouts");
+    commit(root, "Time out embedding calls", { "semantic_memory/timeouts.py": "10 s\n" });
+    // A git that notes each call's command, then runs the real one.
+    const bin = makeTempDir();
+    const calls = join(bin, "calls");
+    const realGit = execFileSync("sh", ["-c", "command -v git"], { encoding: "utf8" }).trim();
+    writeFileSync(join(bin, "git"), `#!/bin/sh\necho "$2" >> "${calls}"\nexec "${realGit}" "$@"\n`);
+    chmodSync(join(bin, "git"), 0o755);
+    const options = { projectRoot: root, timeoutMs: TIMEOUT_MS, cacheDir: join(makeTempDir(), ".cache"), env: { ...GIT_ENV, PATH: `${bin}${delimiter}${process.env.PATH ?? ""}` } };
+
+    const first = await gatherSessionSignals(options);
+    write(root, { "notes.md": "untracked\n" });
+    const second = await gatherSessionSignals(options);
+    commit(root, "Retry embedding calls", { "semantic_memory/retry.py": "retry with backoff\n" });
+    const third = await gatherSessionSignals(options);
+
+    const expected = { ...NO_SIGNALS, project: "semantic-memory", branch: "fix/timeouts" };
+    expect([first, second, third]).toEqual([
+      { ...expected, changedFiles: ["semantic_memory/timeouts.py"], commitSubjects: ["Time out embedding calls"] },
+      { ...expected, changedFiles: ["notes.md", "semantic_memory/timeouts.py"], commitSubjects: ["Time out embedding calls"] },
+      { ...expected, changedFiles: ["notes.md", "semantic_memory/retry.py", "semantic_memory/timeouts.py"], commitSubjects: ["Retry embedding calls", "Time out embedding calls"] },
+    ]);
+    expect(readFileSync(calls, "utf8").trim().split("\n").sort()).toEqual(["log", "log", "status", "status", "status"]);
+  });
+
   it("ignores a GIT_DIR inherited from the environment", async () => {
     const root = repository();
     write(root, { "a.py": "changed\n" });
@@ -262,6 +289,17 @@ describe("gatherSessionSignals", () => {
 
     const signals = await gatherSessionSignals({ projectRoot: root, timeoutMs: TIMEOUT_MS, env: { ...process.env, GIT_DIR: join(other, ".git"), GIT_WORK_TREE: other } });
     expect(signals.changedFiles).toEqual(["a.py"]);
+  });
+});
+
+describe("startSessionSignals", () => {
+  it("starts git at once and counts git's budget from the wait: time spent before it runs nothing out", async () => {
+    const root = repository();
+    write(root, { "a.py": "changed\n" });
+    const pending = startSessionSignals({ projectRoot: root, timeoutMs: 100, spawn });
+    // Busy for longer than git's budget (as a session start reading a large index is), git meanwhile done.
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1500);
+    expect(await pending.signals()).toEqual({ ...NO_SIGNALS, project: "semantic-memory", branch: "main", changedFiles: ["a.py"], commitSubjects: ["Initial layout"] });
   });
 });
 

@@ -5,7 +5,8 @@ import { GIT_LOG_FORMAT, parseGitLog } from "./parse-git-log.js";
 import { parseGitStatus } from "./parse-git-status.js";
 import { readGitState, type GitState } from "./read-git-state.js";
 import { readProjectStack } from "./read-project-stack.js";
-import { gitEnvironment, runGit, type GitRun } from "./run-git.js";
+import { gitLogKey, readCachedGitLog, writeCachedGitLog } from "./git-log-cache.js";
+import { gitEnvironment, startGit, type GitRun, type StartedGit } from "./run-git.js";
 
 /** What a session is about, gathered at its start to rank the knowledge bank's entries. */
 export interface SessionSignals {
@@ -35,10 +36,30 @@ export interface SessionSignals {
 
 export interface GatherSessionSignalsOptions {
   projectRoot: string;
-  /** Git's time budget in milliseconds, from the call; git is killed when it runs out. Default 200. */
+  /**
+   * Git's time budget in milliseconds, from the call (with `startSessionSignals`, from the call
+   * to `signals()`); git is killed when it runs out. Default 200.
+   */
   timeoutMs?: number;
   /** The environment git runs with (its PATH finds git). Default `process.env`. */
   env?: Record<string, string | undefined>;
+  /**
+   * A folder where the branch's `git log` answer is kept between calls (the hooks give
+   * `<global store>/.cache`), keyed by the commits it was read from (`gitLogKey`): a session start
+   * on the same commits as the last runs `git status` only. Absent: `git log` runs at every call.
+   */
+  cacheDir?: string;
+  /**
+   * `child_process.spawn`, when the caller has it: git then starts within the call. Absent:
+   * loaded when a repository is found. (Typed loosely so that these types need no Node types.)
+   */
+  spawn?: (...args: never[]) => unknown;
+}
+
+/** Signals being gathered: git started, its answer not yet waited for. */
+export interface PendingSessionSignals {
+  /** The signals, once git has answered or its budget (from this call) has run out. Call it once. */
+  signals(): Promise<SessionSignals>;
 }
 
 export const DEFAULT_SIGNALS_TIMEOUT_MS = 200;
@@ -58,7 +79,9 @@ const MAX_BRANCH_COMMITS = 50;
  *   budget runs out: `git status --porcelain=v1 -z --untracked-files=normal --no-renames
  *   --ignore-submodules=dirty` (stopped after 200 paths) and one `git log -z --name-only` over
  *   `<default>..HEAD` (the branch's last 50 commits, merges left out) — or, on the default branch,
- *   `git log -n 5` for its subjects. Git runs without prompts, optional locks or a pager, in
+ *   `git log -n 5` for its subjects. With `cacheDir`, the log is run once per pair of commits
+ *   (HEAD, the default branch) and read from there after: only `git status` sees what changes
+ *   without a commit. Git runs without prompts, optional locks or a pager, in
  *   the repository found on disk (an inherited `GIT_DIR` is ignored). A git that is slow,
  *   missing or failing leaves its signals empty and says so in `skipped`.
  * - `project` and `stack` come from the manifests in the project root (`readProjectStack`), the
@@ -74,7 +97,20 @@ const MAX_BRANCH_COMMITS = 50;
  * //   stack: ["python", "httpx", "tenacity"], skipped: [] }
  */
 export async function gatherSessionSignals(options: GatherSessionSignalsOptions): Promise<SessionSignals> {
-  const started = Date.now();
+  return startSessionSignals(options).signals();
+}
+
+/**
+ * `gatherSessionSignals` in two steps, for a caller with other work to do while git runs: git
+ * starts within this call when `spawn` is given, and `signals()` waits for its answer, git's
+ * budget counting from then. What a session start does between the two cannot run out git's time.
+ *
+ * @example
+ * const pending = startSessionSignals({ projectRoot, spawn, cacheDir: join(globalStoreDir, ".cache") });
+ * const index = readTheIndex();
+ * const signals = await pending.signals();
+ */
+export function startSessionSignals(options: GatherSessionSignalsOptions): PendingSessionSignals {
   const timeoutMs = options.timeoutMs !== undefined && Number.isFinite(options.timeoutMs) && options.timeoutMs >= 0 ? options.timeoutMs : DEFAULT_SIGNALS_TIMEOUT_MS;
   const projectRoot = resolve(options.projectRoot);
   const skipped: string[] = [];
@@ -88,27 +124,41 @@ export async function gatherSessionSignals(options: GatherSessionSignalsOptions)
   }
 
   // Both git calls start now, before the files below are read, so that git works while we read.
+  // The branch's log is the same as long as its commits are: from the cache when it has it.
   const branchRange = git !== null && git.defaultRef !== null && !git.onDefaultBranch;
-  let statusRun: Promise<GitRun> | null = null;
-  let logRun: Promise<GitRun> | null = null;
+  let statusRun: StartedGit | null = null;
+  let logRun: StartedGit | null = null;
+  let cachedLog: string | null = null;
+  let logKey: string | null = null;
+  let started: Promise<void> | undefined;
   if (git !== null) {
-    skipped.push(...git.notes);
-    // Loaded here, not at the top: without a repository nothing is spawned.
-    const { spawn } = await import("node:child_process");
-    const run = { cwd: git.repositoryRoot, env: gitEnvironment(options.env ?? process.env), deadline: started + timeoutMs, spawn };
-    statusRun = runGit(["--no-pager", "status", "--porcelain=v1", "-z", "--untracked-files=normal", "--no-renames", "--ignore-submodules=dirty"], {
-      ...run,
-      maxRecords: MAX_CHANGED_FILES,
-    });
-    if (git.hasCommits) {
-      const log = ["--no-pager", "log", "--no-color", "--no-show-signature", "-z", GIT_LOG_FORMAT];
-      logRun = runGit(
-        branchRange
-          ? [...log, "--no-merges", "--no-renames", "--name-only", "-n", String(MAX_BRANCH_COMMITS), `${git.defaultRef}..HEAD`, "--"]
-          : [...log, "-n", String(DEFAULT_BRANCH_SUBJECTS), "HEAD", "--"],
-        run,
-      );
+    const repository = git;
+    skipped.push(...repository.notes);
+    const env = gitEnvironment(options.env ?? process.env);
+    const logArgs = repository.hasCommits
+      ? [
+          ...["--no-pager", "log", "--no-color", "--no-show-signature", "-z", GIT_LOG_FORMAT],
+          ...(branchRange
+            ? ["--no-merges", "--no-renames", "--name-only", "-n", String(MAX_BRANCH_COMMITS), `${repository.defaultRef}..HEAD`, "--"]
+            : ["-n", String(DEFAULT_BRANCH_SUBJECTS), "HEAD", "--"]),
+        ]
+      : null;
+    if (logArgs !== null && options.cacheDir !== undefined) {
+      logKey = gitLogKey(repository, logArgs, env);
+      cachedLog = logKey === null ? null : readCachedGitLog(options.cacheDir, repository.repositoryRoot, logKey);
     }
+    const launch = (spawn: typeof import("node:child_process").spawn): void => {
+      if (timeoutMs === 0) return;
+      const run = { cwd: repository.repositoryRoot, env, spawn };
+      statusRun = startGit(["--no-pager", "status", "--porcelain=v1", "-z", "--untracked-files=normal", "--no-renames", "--ignore-submodules=dirty"], {
+        ...run,
+        maxRecords: MAX_CHANGED_FILES,
+      });
+      if (logArgs !== null && cachedLog === null) logRun = startGit(logArgs, run);
+    };
+    // Loaded here, not at the top: without a repository nothing is spawned.
+    if (options.spawn !== undefined) launch(options.spawn as typeof import("node:child_process").spawn);
+    else started = import("node:child_process").then(({ spawn }) => launch(spawn));
   }
 
   let project = projectName(projectRoot);
@@ -122,7 +172,36 @@ export async function gatherSessionSignals(options: GatherSessionSignalsOptions)
     skipped.push(`the project's manifests cannot be read (${(error as Error).message}); stack skipped`);
   }
 
-  const [status, log] = await Promise.all([statusRun, logRun]);
+  return {
+    signals: async () => {
+      const deadline = Date.now() + timeoutMs;
+      await started;
+      const answer = async (run: StartedGit | null): Promise<GitRun | null> =>
+        run === null ? (git === null ? null : { ok: false, reason: "timeout", message: "no time left" }) : run.result(deadline);
+      const [status, log] = await Promise.all([
+        answer(statusRun),
+        cachedLog !== null ? ({ ok: true, stdout: cachedLog, truncated: false } as const) : git?.hasCommits === true ? answer(logRun) : null,
+      ]);
+      if (log?.ok === true && !log.truncated && cachedLog === null && logKey !== null && options.cacheDir !== undefined) {
+        writeCachedGitLog(options.cacheDir, git!.repositoryRoot, logKey, log.stdout);
+      }
+      return settleSignals({ projectRoot, git, branchRange, status, log, project, stack, skipped, timeoutMs });
+    },
+  };
+}
+
+function settleSignals(gathered: {
+  projectRoot: string;
+  git: GitState | null;
+  branchRange: boolean;
+  status: GitRun | null;
+  log: GitRun | null;
+  project: string;
+  stack: string[];
+  skipped: string[];
+  timeoutMs: number;
+}): SessionSignals {
+  const { projectRoot, git, branchRange, status, log, project, stack, skipped, timeoutMs } = gathered;
   const changed = new Set<string>();
   let commitSubjects: string[] = [];
   // A git not on PATH is one line, not one per call.

@@ -18,7 +18,17 @@ describe("readGitState", () => {
   it("reads the branch and the default branch from loose refs, from a folder below the repository's top", () => {
     const root = makeTempDir();
     files(root, { ".git/HEAD": "ref: refs/heads/fix/timeouts\n", ".git/refs/heads/fix/timeouts": `${B}\n`, ".git/refs/heads/master": `${A}\n`, "src/deep/x": "" });
-    expect(readGitState(join(root, "src/deep"))).toEqual({ repositoryRoot: root, branch: "fix/timeouts", hasCommits: true, defaultRef: "refs/heads/master", onDefaultBranch: false, notes: [] });
+    expect(readGitState(join(root, "src/deep"))).toEqual({
+      repositoryRoot: root,
+      commonDir: join(root, ".git"),
+      branch: "fix/timeouts",
+      hasCommits: true,
+      headCommit: B,
+      defaultRef: "refs/heads/master",
+      defaultCommit: A,
+      onDefaultBranch: false,
+      notes: [],
+    });
   });
 
   it("follows a worktree's .git file and commondir to packed refs, origin's HEAD first", () => {
@@ -33,9 +43,12 @@ describe("readGitState", () => {
     });
     expect(readGitState(worktree)).toEqual({
       repositoryRoot: worktree,
+      commonDir: join(base, "main/.git"),
       branch: "feature/034-retries",
       hasCommits: true,
+      headCommit: B,
       defaultRef: "refs/remotes/origin/trunk",
+      defaultCommit: A,
       onDefaultBranch: false,
       notes: [],
     });
@@ -53,8 +66,8 @@ describe("readGitState", () => {
     const atMain = readGitState(root);
     files(root, { ".git/HEAD": `${B}\n` });
     expect([atMain, readGitState(root)]).toEqual([
-      { repositoryRoot: root, branch: null, hasCommits: true, defaultRef: "refs/heads/main", onDefaultBranch: true, notes: [] },
-      { repositoryRoot: root, branch: null, hasCommits: true, defaultRef: "refs/heads/main", onDefaultBranch: false, notes: [] },
+      { repositoryRoot: root, commonDir: join(root, ".git"), branch: null, hasCommits: true, headCommit: A, defaultRef: "refs/heads/main", defaultCommit: A, onDefaultBranch: true, notes: [] },
+      { repositoryRoot: root, commonDir: join(root, ".git"), branch: null, hasCommits: true, headCommit: B, defaultRef: "refs/heads/main", defaultCommit: A, onDefaultBranch: false, notes: [] },
     ]);
   });
 
@@ -66,9 +79,19 @@ describe("readGitState", () => {
     const broken = makeTempDir();
     files(broken, { ".git/HEAD": "garbage" });
     expect([readGitState(unborn), readGitState(reftable), readGitState(broken)]).toEqual([
-      { repositoryRoot: unborn, branch: "main", hasCommits: false, defaultRef: null, onDefaultBranch: false, notes: [] },
-      { repositoryRoot: reftable, branch: null, hasCommits: true, defaultRef: null, onDefaultBranch: false, notes: ["the repository keeps its refs in a reftable; branch not read"] },
-      { repositoryRoot: broken, branch: null, hasCommits: false, defaultRef: null, onDefaultBranch: false, notes: [".git/HEAD cannot be read; branch skipped"] },
+      { repositoryRoot: unborn, commonDir: join(unborn, ".git"), branch: "main", hasCommits: false, headCommit: null, defaultRef: null, defaultCommit: null, onDefaultBranch: false, notes: [] },
+      {
+        repositoryRoot: reftable,
+        commonDir: join(reftable, ".git"),
+        branch: null,
+        hasCommits: true,
+        headCommit: null,
+        defaultRef: null,
+        defaultCommit: null,
+        onDefaultBranch: false,
+        notes: ["the repository keeps its refs in a reftable; branch not read"],
+      },
+      { repositoryRoot: broken, commonDir: join(broken, ".git"), branch: null, hasCommits: false, headCommit: null, defaultRef: null, defaultCommit: null, onDefaultBranch: false, notes: [".git/HEAD cannot be read; branch skipped"] },
     ]);
   });
 

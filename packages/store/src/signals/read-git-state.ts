@@ -5,15 +5,21 @@ import { dirname, isAbsolute, join, resolve } from "node:path";
 export interface GitState {
   /** The working tree's top folder (where `.git` is): git's paths are relative to it. */
   repositoryRoot: string;
+  /** The folder with the repository's refs and objects: `.git`, or the main one's for a worktree. */
+  commonDir: string;
   /** The checked-out branch's short name; `null` on a detached HEAD or when refs are unreadable. */
   branch: string | null;
   /** Whether HEAD names a commit (false in a repository without commits yet). */
   hasCommits: boolean;
+  /** The commit HEAD names; `null` without commits, or when refs are in a reftable. */
+  headCommit: string | null;
   /**
    * The default branch's full ref (`refs/remotes/origin/main`, `refs/heads/main`, `refs/heads/master`),
    * `null` when none exists.
    */
   defaultRef: string | null;
+  /** The commit `defaultRef` names; `null` when there is no default branch. */
+  defaultCommit: string | null;
   /** Whether HEAD is the default branch (by name, or a detached HEAD at the default's commit). */
   onDefaultBranch: boolean;
   /** What could not be read, for `skipped`. */
@@ -34,8 +40,9 @@ const MAX_PACKED_REFS_BYTES = 8 * 1024 * 1024;
  *
  * @example
  * readGitState("/work/webshop/packages/cart");
- * // { repositoryRoot: "/work/webshop", branch: "fix/embedding-call-timeouts", hasCommits: true,
- * //   defaultRef: "refs/remotes/origin/main", onDefaultBranch: false, notes: [] }
+ * // { repositoryRoot: "/work/webshop", commonDir: "/work/webshop/.git", branch: "fix/embedding-call-timeouts",
+ * //   hasCommits: true, headCommit: "9fceb02…", defaultRef: "refs/remotes/origin/main", defaultCommit: "2d4e1a7…",
+ * //   onDefaultBranch: false, notes: [] }
  */
 export function readGitState(projectRoot: string): GitState | null {
   const location = findGitDirectory(resolve(projectRoot));
@@ -93,27 +100,31 @@ export function readGitState(projectRoot: string): GitState | null {
 
   let defaultRef: string | null = null;
   let defaultBranch: string | null = null;
+  let defaultCommit: string | null = null;
   const remoteHead = readSmall(join(commonDir, "refs/remotes/origin/HEAD"), MAX_HEAD_BYTES)?.trim();
   if (remoteHead?.startsWith("ref:") === true) {
     const target = remoteHead.slice(4).trim();
-    if (target.startsWith("refs/remotes/origin/") && resolveRef(target) !== null) {
+    const commit = target.startsWith("refs/remotes/origin/") ? resolveRef(target) : null;
+    if (commit !== null) {
       defaultRef = target;
       defaultBranch = target.slice("refs/remotes/origin/".length);
+      defaultCommit = commit;
     }
   }
   for (const candidate of ["main", "master"]) {
     if (defaultRef !== null) break;
-    if (resolveRef(`refs/heads/${candidate}`) !== null) {
+    const commit = resolveRef(`refs/heads/${candidate}`);
+    if (commit !== null) {
       defaultRef = `refs/heads/${candidate}`;
       defaultBranch = candidate;
+      defaultCommit = commit;
     }
   }
 
-  const onDefaultBranch =
-    defaultRef !== null && (branch !== null ? branch === defaultBranch : headCommit !== null && headCommit === resolveRef(defaultRef));
+  const onDefaultBranch = defaultRef !== null && (branch !== null ? branch === defaultBranch : headCommit !== null && headCommit === defaultCommit);
   // A repository in reftable format has commits we cannot see from here; git will tell.
   const hasCommits = headCommit !== null || reftable;
-  return { repositoryRoot, branch, hasCommits, defaultRef, onDefaultBranch, notes };
+  return { repositoryRoot, commonDir, branch, hasCommits, headCommit, defaultRef, defaultCommit, onDefaultBranch, notes };
 }
 
 /** The nearest `.git` at or above `start`, and the git directory it is or names. */

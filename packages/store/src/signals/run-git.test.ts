@@ -1,8 +1,9 @@
+import { spawn } from "node:child_process";
 import { chmodSync, writeFileSync } from "node:fs";
 import { delimiter, join } from "node:path";
 import { makeTempDir } from "@iflow-memory/test-utils";
 import { describe, expect, it } from "vitest";
-import { gitEnvironment, runGit } from "./run-git.js";
+import { gitEnvironment, runGit, startGit } from "./run-git.js";
 
 /** A directory whose `git` is the given shell script, first on PATH. */
 function fakeGit(script: string): Record<string, string | undefined> {
@@ -35,6 +36,21 @@ describe("runGit", () => {
       { ok: false, reason: "timeout", message: "no time left" },
       { ok: false, reason: "missing", message: "git is not on PATH" },
     ]);
+  });
+});
+
+describe("startGit", () => {
+  it.skipIf(process.platform === "win32")("starts git at once, and answers from a git done before the wait whatever time was spent meanwhile", async () => {
+    const env = fakeGit('printf "%s\\0" "$@"');
+    const started = startGit(["status"], { cwd: makeTempDir(), env, spawn });
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1000);
+    expect(await started.result(Date.now() + 50)).toEqual({ ok: true, stdout: "status\0", truncated: false });
+  });
+
+  it.skipIf(process.platform === "win32")("kills a git still running at the deadline of the wait", async () => {
+    const env = fakeGit("sleep 5");
+    const started = startGit(["status"], { cwd: makeTempDir(), env, spawn });
+    expect(await started.result(Date.now() + 100)).toEqual({ ok: false, reason: "timeout", message: "did not answer in time" });
   });
 });
 

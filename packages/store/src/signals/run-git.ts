@@ -52,82 +52,116 @@ export async function runGit(args: readonly string[], options: RunGitOptions): P
   if (Date.now() >= options.deadline) return { ok: false, reason: "timeout", message: "no time left" };
   // Loaded here, not at the top: most users of this package never spawn anything.
   const spawn = options.spawn ?? (await import("node:child_process")).spawn;
+  return startGit(args, { ...options, spawn }).result(options.deadline);
+}
+
+/** A `git` process started by `startGit`. */
+export interface StartedGit {
+  /**
+   * What git answered, waited for until `deadline` (a `Date.now()` value) at most: then git and
+   * everything it started are killed, and the answer is `timeout`. The time before this call
+   * does not count, so that a caller busy with other work while git runs cannot run out git's
+   * time: its answer may be there already.
+   */
+  result(deadline: number): Promise<GitRun>;
+}
+
+/**
+ * Starts `git` at once and collects its answer, for a caller that has work to do while it runs
+ * (`runGit` is start and wait in one). Never throws; see `runGit` for the answers.
+ *
+ * @example
+ * const status = startGit(["status", "--porcelain=v1", "-z"], { cwd, env: gitEnvironment(process.env), spawn });
+ * readTheIndex();
+ * await status.result(Date.now() + 200);
+ */
+export function startGit(args: readonly string[], options: Omit<RunGitOptions, "deadline" | "spawn"> & { spawn: NonNullable<RunGitOptions["spawn"]> }): StartedGit {
+  const { spawn } = options;
   const maxOutputBytes = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
   const maxRecords = options.maxRecords ?? Number.POSITIVE_INFINITY;
   const ownGroup = process.platform !== "win32";
 
-  return new Promise<GitRun>((resolve) => {
-    let settled = false;
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let records = 0;
-    let stderr = "";
+  let outcome: GitRun | null = null;
+  let notify: ((result: GitRun) => void) | null = null;
+  const finish = (result: GitRun): void => {
+    if (outcome !== null) return;
+    outcome = result;
+    notify?.(result);
+  };
 
-    let child: ReturnType<typeof spawn>;
+  let child: ReturnType<typeof spawn>;
+  try {
+    child = spawn("git", args, {
+      cwd: options.cwd,
+      env: options.env,
+      stdio: ["ignore", "pipe", "pipe"],
+      // Its own process group, so that a kill reaches what it started (a wrapper script's children).
+      detached: ownGroup,
+      windowsHide: true,
+    });
+  } catch (error) {
+    finish({ ok: false, reason: "failed", message: (error as Error).message });
+    return { result: () => Promise.resolve(outcome!) };
+  }
+
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let records = 0;
+  let stderr = "";
+  const stop = (): void => {
     try {
-      child = spawn("git", args, {
-        cwd: options.cwd,
-        env: options.env,
-        stdio: ["ignore", "pipe", "pipe"],
-        // Its own process group, so that a kill reaches what it started (a wrapper script's children).
-        detached: ownGroup,
-        windowsHide: true,
-      });
-    } catch (error) {
-      resolve({ ok: false, reason: "failed", message: (error as Error).message });
+      if (ownGroup && child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
+      else child.kill("SIGKILL");
+    } catch {
+      // already gone
+    }
+    // A grandchild that escaped the kill may hold the pipes open; they must not keep us waiting.
+    child.stdout?.destroy();
+    child.stderr?.destroy();
+  };
+  const output = (): string => Buffer.concat(chunks, size).toString("utf8");
+
+  child.stdout?.on("data", (chunk: Buffer) => {
+    if (outcome !== null) return;
+    chunks.push(chunk);
+    size += chunk.length;
+    if (maxRecords !== Number.POSITIVE_INFINITY) {
+      for (let index = chunk.indexOf(0); index !== -1; index = chunk.indexOf(0, index + 1)) records += 1;
+    }
+    if (size >= maxOutputBytes || records >= maxRecords) {
+      stop();
+      finish({ ok: true, stdout: output(), truncated: true });
+    }
+  });
+  child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
+    if (stderr.length < 4096) stderr += chunk;
+  });
+  child.on("error", (error: NodeJS.ErrnoException) => {
+    stop();
+    finish(error.code === "ENOENT" ? { ok: false, reason: "missing", message: "git is not on PATH" } : { ok: false, reason: "failed", message: error.message });
+  });
+  child.on("close", (code, signal) => {
+    if (code === 0) {
+      finish({ ok: true, stdout: output(), truncated: false });
       return;
     }
-
-    const stop = (): void => {
-      try {
-        if (ownGroup && child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
-        else child.kill("SIGKILL");
-      } catch {
-        // already gone
-      }
-      // A grandchild that escaped the kill may hold the pipes open; they must not keep us waiting.
-      child.stdout?.destroy();
-      child.stderr?.destroy();
-    };
-    const finish = (result: GitRun): void => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      resolve(result);
-    };
-    const output = (): string => Buffer.concat(chunks, size).toString("utf8");
-
-    const timer = setTimeout(() => {
-      stop();
-      finish({ ok: false, reason: "timeout", message: "did not answer in time" });
-    }, Math.max(0, options.deadline - Date.now()));
-
-    child.stdout?.on("data", (chunk: Buffer) => {
-      if (settled) return;
-      chunks.push(chunk);
-      size += chunk.length;
-      if (maxRecords !== Number.POSITIVE_INFINITY) {
-        for (let index = chunk.indexOf(0); index !== -1; index = chunk.indexOf(0, index + 1)) records += 1;
-      }
-      if (size >= maxOutputBytes || records >= maxRecords) {
-        stop();
-        finish({ ok: true, stdout: output(), truncated: true });
-      }
-    });
-    child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
-      if (stderr.length < 4096) stderr += chunk;
-    });
-    child.on("error", (error: NodeJS.ErrnoException) => {
-      stop();
-      finish(error.code === "ENOENT" ? { ok: false, reason: "missing", message: "git is not on PATH" } : { ok: false, reason: "failed", message: error.message });
-    });
-    child.on("close", (code, signal) => {
-      if (code === 0) {
-        finish({ ok: true, stdout: output(), truncated: false });
-        return;
-      }
-      const firstLine = stderr.split("\n").find((line) => line.trim() !== "")?.trim();
-      finish({ ok: false, reason: "failed", message: firstLine ?? (signal === null ? `exited with ${code}` : `killed by ${signal}`) });
-    });
+    const firstLine = stderr.split("\n").find((line) => line.trim() !== "")?.trim();
+    finish({ ok: false, reason: "failed", message: firstLine ?? (signal === null ? `exited with ${code}` : `killed by ${signal}`) });
   });
+
+  return {
+    result(deadline: number): Promise<GitRun> {
+      if (outcome !== null) return Promise.resolve(outcome);
+      return new Promise<GitRun>((resolve) => {
+        const timer = setTimeout(() => {
+          stop();
+          finish({ ok: false, reason: "timeout", message: "did not answer in time" });
+        }, Math.max(0, deadline - Date.now()));
+        notify = (result) => {
+          clearTimeout(timer);
+          resolve(result);
+        };
+      });
+    },
+  };
 }
