@@ -50,8 +50,8 @@ export { appendGlobalEntry, formatGlobalEntry, globalStoreHeader, recordMetadata
 export type { GlobalEntryFields } from "./global-store-text.js";
 export { PROMOTIONS_FILE, promoteEntries } from "./promote-entries.js";
 export type { PromoteOptions, PromoteResult, PromoteSelection, PromotedEntry } from "./promote-entries.js";
-export { ARCHIVE_FILE, contestGlobalEntries, findEntries, forgetGlobalEntry, listEntries, readLastInjection } from "./manage-global-store.js";
-export type { ListScope } from "./manage-global-store.js";
+export { ARCHIVE_FILE, contestGlobalEntries, findEntries, forgetGlobalEntry, listEntries, readLastInjection, tagGlobalEntry } from "./manage-global-store.js";
+export type { EntryReach, ListScope } from "./manage-global-store.js";
 export { collectStats, diagnoseMemory } from "./diagnose-memory.js";
 export type { HealthCheck, MemoryStats } from "./diagnose-memory.js";
 export { exportRules, GENERATED_MARKER } from "./export-rules.js";
@@ -62,3 +62,5 @@ export { searchMemory } from "./relevance/index.js";
 export type { SearchMemoryOptions, SessionPlan } from "./relevance/index.js";
 export { DEFAULT_SIGNALS_TIMEOUT_MS, gatherSessionSignals, MAX_CHANGED_FILES } from "./signals/index.js";
 export type { ActiveFeature, GatherSessionSignalsOptions, SessionSignals } from "./signals/index.js";
+export { appendInjectionHistory, createHistoryRecord, HISTORY_FILE, HISTORY_MAX_BYTES, HISTORY_ROTATED_FILE, readInjectionHistory } from "./history/index.js";
+export type { HistoryEntry, HistoryFilter, HistoryRecord } from "./history/index.js";
