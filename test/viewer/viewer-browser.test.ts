@@ -1,0 +1,253 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { CLI_BIN, copyCorpus, CORPORA_DIR, findChromium, HOOK_BIN, makeTempDir, PROMPT_HOOK_BIN, REPO_ROOT, runNode } from "@iflow-memory/test-utils";
+import { chromium, type Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+// Screenshots go to docs/screenshots (the README's) with UPDATE_SCREENSHOTS=1, else to a temporary folder.
+const SCREENSHOTS = process.env.UPDATE_SCREENSHOTS === "1" ? join(REPO_ROOT, "docs/screenshots") : makeTempDirOnce();
+const browserFound = findChromium();
+
+function makeTempDirOnce(): string {
+  const directory = join(REPO_ROOT, "node_modules/.cache/iflow-memory-screenshots");
+  mkdirSync(directory, { recursive: true });
+  return directory;
+}
+
+/** The real bank and the global store example, with an entry whose text is HTML, some history and some lessons. */
+async function realBank() {
+  const base = makeTempDir();
+  const projectRoot = copyCorpus("iflow-kb-2026-04", base);
+  const store = join(base, "store");
+  cpSync(join(CORPORA_DIR, "global-store-example"), store, { recursive: true });
+  chmodSync(store, 0o700);
+  const heuristics = join(projectRoot, "docs/knowledge-bank/heuristics.md");
+  writeFileSync(heuristics, `${readFileSync(heuristics, "utf8")}\n### Heuristic: Markup Is Text\nAn entry may say <img src=x onerror="document.title='pwned'"> or <script>document.title='pwned'</script> and it is shown, never run.\n- Observation count: 1\n`);
+  const env = { HOME: join(base, "home"), IFLOW_MEMORY_HOME: store };
+  await runNode(HOOK_BIN, [], { env, stdin: JSON.stringify({ session_id: "5f0c2a9e-demo", cwd: projectRoot, source: "startup" }) });
+  await runNode(PROMPT_HOOK_BIN, [], { env, stdin: JSON.stringify({ session_id: "5f0c2a9e-demo", cwd: projectRoot, prompt: "the embedding call times out; add retry with backoff" }) });
+  const lessons = join(projectRoot, ".archeflow/memory");
+  await runNode(CLI_BIN, ["lessons", "extract", join(CORPORA_DIR, "archeflow/scored-events.jsonl"), "--dir", lessons], { env });
+  await runNode(CLI_BIN, ["lessons", "add", "User prefers one bundled PR over many small ones", "--dir", lessons], { env });
+  return { base, projectRoot, store, env };
+}
+
+/** `iflow-memory ui` as a user runs it: the first line of stdout is the address. */
+async function startUi(args: string[], env: Record<string, string>): Promise<{ url: string; port: number; token: string; process: ChildProcess; startedInMs: number }> {
+  const started = performance.now();
+  const child = spawn(process.execPath, [CLI_BIN, "ui", ...args], { env: { PATH: process.env.PATH ?? "", ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  const url = await new Promise<string>((resolve, reject) => {
+    let text = "";
+    child.stdout!.setEncoding("utf8").on("data", (chunk: string) => {
+      text += chunk;
+      if (text.includes("\n")) resolve(text.slice(0, text.indexOf("\n")));
+    });
+    child.on("exit", (code) => reject(new Error(`ui exited with ${code} before printing its address`)));
+  });
+  const startedInMs = performance.now() - started;
+  const parsed = new URL(url);
+  return { url, port: Number(parsed.port), token: parsed.searchParams.get("token")!, process: child, startedInMs };
+}
+
+function stopUi(child: ChildProcess): Promise<number | null> {
+  return new Promise((resolve) => {
+    child.on("exit", (code) => resolve(code));
+    child.kill("SIGTERM");
+  });
+}
+
+if (browserFound.executable === null) {
+  // Never silent: the reason is a skipped test's title, and a line on stderr.
+  process.stderr.write(`iflow-memory: the viewer's browser tests are skipped: ${browserFound.missing}\n`);
+}
+
+describe.skipIf(browserFound.executable === null)("iflow-memory ui in Chromium, on the real bank", () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await chromium.launch({ executablePath: browserFound.executable!, args: ["--no-sandbox"] });
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it("renders every page from the real bank, finds an entry with the hooks' search, and forgets a global entry into the archive", async () => {
+    const { projectRoot, store, env } = await realBank();
+    const ui = await startUi(["--project-root", projectRoot, "--global-store", store], env);
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    try {
+      await page.goto(ui.url);
+      // The token in the address became a cookie, and the address lost it.
+      expect(new URL(page.url()).search).toBe("");
+      expect(await page.locator("h1").textContent()).toBe("Memory");
+      expect(await page.locator(".count").textContent()).toBe("284 of 284 entries, in injection order — page 1 of 6");
+      await page.screenshot({ path: join(SCREENSHOTS, "memory.png") });
+
+      await page.getByLabel("Search, as the hooks rank").fill("embedding call timeout retry");
+      await page.getByRole("button", { name: "Show" }).click();
+      await page.waitForURL(/\?q=/);
+      const cli = JSON.parse((await runNode(CLI_BIN, ["search", "embedding", "call", "timeout", "retry", "--limit", "3", "--json", "--project-root", projectRoot, "--global-store", store], { env })).stdout) as Array<{ name: string }>;
+      expect(await page.locator(".entries .name").evaluateAll((links) => links.slice(0, 3).map((link) => link.textContent))).toEqual(cli.map((result) => result.name));
+      await page.screenshot({ path: join(SCREENSHOTS, "search.png") });
+
+      // An entry whose text is HTML is shown as text and never run.
+      await page.goto(`http://127.0.0.1:${ui.port}/?q=markup+text+shown`);
+      await page.locator(".entries .name", { hasText: "Markup Is Text" }).click();
+      expect(await page.locator("pre.entry").textContent()).toContain(`<img src=x onerror="document.title='pwned'">`);
+      expect([await page.locator("main img, main script").count(), await page.title()]).toEqual([0, "Markup Is Text · iflow-memory"]);
+
+      await page.goto(`http://127.0.0.1:${ui.port}/sessions`);
+      expect(await page.locator("article.injection").count()).toBe(2);
+      await page.screenshot({ path: join(SCREENSHOTS, "sessions.png"), fullPage: true });
+      const injected = page.locator("article.injection").first().locator("li a").first();
+      const injectedName = await injected.textContent();
+      await injected.click();
+      expect(await page.locator("h1").textContent()).toBe(injectedName);
+      expect(await page.locator("#injections + p").textContent()).toMatch(/^Injected [12] times? in 1 session\.$/);
+      await page.screenshot({ path: join(SCREENSHOTS, "entry.png"), fullPage: true });
+
+      await page.goto(`http://127.0.0.1:${ui.port}/lessons`);
+      expect(await page.locator("tbody tr").count()).toBeGreaterThan(1);
+      await page.screenshot({ path: join(SCREENSHOTS, "lessons.png"), fullPage: true });
+      await page.goto(`http://127.0.0.1:${ui.port}/doctor`);
+      const doctor = JSON.parse((await runNode(CLI_BIN, ["doctor", "--json", "--project-root", projectRoot, "--global-store", store], { env })).stdout) as Array<{ status: string }>;
+      expect(await page.locator(".status").allTextContents()).toEqual(doctor.map((check) => check.status));
+      await page.screenshot({ path: join(SCREENSHOTS, "doctor.png"), fullPage: true });
+
+      // Forget: through the page's own form, into the store's archive.
+      await page.goto(`http://127.0.0.1:${ui.port}/entry/491b5e15f50c1c0d`);
+      await page.getByRole("button", { name: "Forget (move to the archive)" }).click();
+      await page.waitForURL(/done=forgotten/);
+      expect(await page.locator(".notice.done").textContent()).toContain("Forgot “Standard Mode Sufficient for Standalone New-Component Features” (sha256:491b5e15f50c1c0d)");
+      expect(readFileSync(join(store, "heuristics.md"), "utf8")).not.toContain("491b5e15f50c1c0d");
+      expect(readFileSync(join(store, ".archive.md"), "utf8")).toContain("### Heuristic: Standard Mode Sufficient for Standalone New-Component Features\n");
+      expect(await page.locator(".count").textContent()).toBe("283 of 283 entries, in injection order — page 1 of 6");
+
+      // Re-tag, then contest, through the same store functions as the CLI.
+      await page.goto(`http://127.0.0.1:${ui.port}/entry/0baa2a5b66eb2269`);
+      await page.getByRole("button", { name: "Tag project-specific" }).click();
+      await page.waitForURL(/done=tagged/);
+      expect(readFileSync(join(store, "heuristics.md"), "utf8")).toContain("- Tags: project-specific");
+      await page.getByLabel("Contradicts the entry (hash)").fill("ffffffff");
+      await page.getByRole("button", { name: "Contest" }).click();
+      expect(await page.locator(".notice.error").textContent()).toBe("Not done: cannot contest ffffffff: no global entry has that hash or name; see iflow-memory list --scope global");
+    } finally {
+      await page.close();
+      expect(await stopUi(ui.process)).toBe(0);
+    }
+  });
+
+  it("is readable on a phone and usable from the keyboard", async () => {
+    const { projectRoot, store, env } = await realBank();
+    const ui = await startUi(["--project-root", projectRoot, "--global-store", store], env);
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    try {
+      await page.goto(ui.url);
+      for (const path of ["/", "/entry/0baa2a5b66eb2269", "/sessions", "/lessons", "/doctor"]) {
+        await page.goto(`http://127.0.0.1:${ui.port}${path}`);
+        // Nothing wider than the screen, but the tables, which scroll on their own.
+        expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+      }
+      await page.goto(`http://127.0.0.1:${ui.port}/`);
+      await page.screenshot({ path: join(SCREENSHOTS, "memory-phone.png") });
+      await page.keyboard.press("Tab");
+      expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Skip to the content");
+      await page.keyboard.press("Tab");
+      expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Memory");
+      // Every form control has a label.
+      expect(await page.locator("input:not([type=hidden]), select").evaluateAll((controls) => controls.filter((control) => (control as HTMLInputElement).labels?.length === 0).length)).toBe(0);
+    } finally {
+      await page.close();
+      expect(await stopUi(ui.process)).toBe(0);
+    }
+  });
+
+  it("refuses what it must: no token, a wrong token, another Host, a change from another origin or without the form's token", async () => {
+    const { projectRoot, store, env } = await realBank();
+    const ui = await startUi(["--project-root", projectRoot, "--global-store", store], env);
+    const base = `http://127.0.0.1:${ui.port}`;
+    const cookie = `iflow-memory-${ui.port}=${ui.token}`;
+    try {
+      // A browser without the token sees a refusal, and nothing of the store.
+      const stranger = await browser.newPage();
+      const noToken = await stranger.goto(`${base}/`);
+      const wrongToken = await stranger.goto(`${base}/?token=${"x".repeat(43)}`);
+      const entry = await stranger.goto(`${base}/entry/0baa2a5b66eb2269`);
+      expect([noToken?.status(), wrongToken?.status(), entry?.status()]).toEqual([401, 401, 401]);
+      expect(await stranger.content()).not.toContain("Live Line Numbers");
+      await stranger.close();
+
+      // Another Host (a rebound DNS name) is refused even with the cookie; so is a change by GET.
+      const rebound = await rawRequest(ui.port, "GET", "/", { host: `attacker.example:${ui.port}`, cookie });
+      expect([rebound.status, rebound.body.includes("Live Line Numbers")]).toEqual([403, false]);
+      expect((await rawRequest(ui.port, "GET", "/entry/491b5e15f50c1c0d/forget", { host: `127.0.0.1:${ui.port}`, cookie })).status).toBe(404);
+
+      const form = `token=${ui.token}`;
+      const post = (headers: Record<string, string>, body = form) => rawRequest(ui.port, "POST", "/entry/491b5e15f50c1c0d/forget", { host: `127.0.0.1:${ui.port}`, "content-type": "application/x-www-form-urlencoded", ...headers }, body);
+      expect((await post({ cookie, origin: "http://attacker.example" })).status).toBe(403);
+      expect((await post({ cookie })).status).toBe(403);
+      expect((await post({ origin: base })).status).toBe(401);
+      expect((await post({ cookie, origin: base }, "token=wrong")).status).toBe(403);
+      expect(readFileSync(join(store, "heuristics.md"), "utf8")).toContain("491b5e15f50c1c0d");
+      expect(existsSync(join(store, ".archive.md"))).toBe(false);
+      // The same request from the viewer's origin with the token is a change.
+      expect((await post({ cookie, origin: base })).status).toBe(303);
+      expect(readFileSync(join(store, "heuristics.md"), "utf8")).not.toContain("491b5e15f50c1c0d");
+    } finally {
+      expect(await stopUi(ui.process)).toBe(0);
+    }
+  });
+
+  it("renders the first page of a 5,000-entry store, and starts, within its budgets (reported, not asserted)", async () => {
+    const { base, env } = await realBank();
+    const projectRoot = join(base, "large");
+    mkdirSync(join(projectRoot, "docs/knowledge-bank"), { recursive: true });
+    const source = readFileSync(join(CORPORA_DIR, "iflow-kb-2026-04/docs/knowledge-bank/patterns.md"), "utf8");
+    const entries = source.split(/^(?=### )/m).filter((part) => part.startsWith("### "));
+    for (const category of ["anti-patterns", "heuristics", "patterns"]) {
+      const text = Array.from({ length: 1667 }, (_, index) => entries[index % entries.length]!.replace(/^### (.*)$/m, `### $1 (${category} ${index})`).replace(/\n(?=- )/, ` Variant ${category} ${index}.\n`)).join("\n");
+      writeFileSync(join(projectRoot, "docs/knowledge-bank", `${category}.md`), text);
+    }
+    const store = join(base, "empty-store");
+    const ui = await startUi(["--project-root", projectRoot, "--global-store", store], env);
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    try {
+      await page.goto(ui.url);
+      const timings: number[] = [];
+      for (let run = 0; run < 5; run++) {
+        const started = performance.now();
+        await page.goto(`http://127.0.0.1:${ui.port}/`, { waitUntil: "load" });
+        timings.push(performance.now() - started);
+      }
+      const shown = Number(/^(\d+) of \1 entries, in injection order — page 1 of \d+$/.exec((await page.locator(".count").textContent()) ?? "")?.[1]);
+      expect(shown).toBeGreaterThan(4900);
+      expect(await page.locator(".entries > li").count()).toBe(50);
+      timings.sort((a, b) => a - b);
+      const report = { startMs: Math.round(ui.startedInMs), firstPageMedianMs: Math.round(timings[2]!), firstPageMs: timings.map(Math.round), entries: shown };
+      writeFileSync(join(SCREENSHOTS, "viewer-timings.json"), `${JSON.stringify(report, null, 2)}\n`);
+      process.stderr.write(`viewer: ui started in ${report.startMs} ms; first page of ${report.entries} entries rendered in ${report.firstPageMedianMs} ms (median of 5: ${report.firstPageMs.join(", ")} ms)\n`);
+    } finally {
+      await page.close();
+      expect(await stopUi(ui.process)).toBe(0);
+    }
+  });
+});
+
+if (browserFound.executable === null) {
+  describe("iflow-memory ui in Chromium", () => {
+    it.skip(`skipped: ${browserFound.missing}`, () => undefined);
+  });
+}
+
+async function rawRequest(port: number, method: string, path: string, headers: Record<string, string>, body?: string): Promise<{ status: number; body: string }> {
+  const { request } = await import("node:http");
+  return new Promise((resolve, reject) => {
+    const outgoing = request({ host: "127.0.0.1", port, method, path, headers, setHost: false }, (response) => {
+      let text = "";
+      response.setEncoding("utf8").on("data", (chunk: string) => (text += chunk));
+      response.on("end", () => resolve({ status: response.statusCode ?? 0, body: text }));
+    });
+    outgoing.on("error", reject);
+    outgoing.end(body);
+  });
+}
