@@ -1,28 +1,33 @@
 #!/usr/bin/env node
-// Copies the built hook (packages/hook-adapter/dist/session-start*.cjs) into the Claude Code
-// plugin, which must ship it committed (plugins install without running a build).
+// Copies the built hooks (packages/hook-adapter/dist/*.cjs) and the MCP server
+// (packages/mcp-server/dist/mcp-server.cjs) into the Claude Code plugin, which must ship them
+// committed (plugins install without running a build).
 // --check: exit 1 if the committed copy differs from the build, changing nothing.
 import { copyFileSync, existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const FILES = ["session-start.cjs", "user-prompt-submit.cjs", "session-start-prepare.cjs", "session-start-aside.cjs"];
+// [built, committed], relative to the repository.
+const FILES = [
+  ...["session-start.cjs", "user-prompt-submit.cjs", "session-start-prepare.cjs", "session-start-aside.cjs"].map((file) => [`packages/hook-adapter/dist/${file}`, `plugins/iflow-memory/hooks/${file}`]),
+  ["packages/mcp-server/dist/mcp-server.cjs", "plugins/iflow-memory/mcp/mcp-server.cjs"],
+];
 const check = process.argv.includes("--check");
 let stale = [];
-for (const file of FILES) {
-  const built = join(root, "packages/hook-adapter/dist", file);
-  const committed = join(root, "plugins/iflow-memory/hooks", file);
+for (const [builtPath, committedPath] of FILES) {
+  const built = join(root, builtPath);
+  const committed = join(root, committedPath);
   if (!existsSync(built)) {
     console.error(`sync-plugin-bundle: ${built} is missing; run the build first (npx -y pnpm@10.34.8 build)`);
     process.exit(1);
   }
   if (existsSync(committed) && readFileSync(built).equals(readFileSync(committed))) continue;
-  if (check) stale.push(file);
+  if (check) stale.push(committedPath);
   else copyFileSync(built, committed);
 }
 if (stale.length > 0) {
-  console.error(`sync-plugin-bundle: plugins/iflow-memory/hooks/${stale.join(", ")} differ from the build; run npx -y pnpm@10.34.8 plugin:sync and commit`);
+  console.error(`sync-plugin-bundle: ${stale.join(", ")} differ from the build; run npx -y pnpm@10.34.8 plugin:sync and commit`);
   process.exit(1);
 }
 console.log(check ? "plugin bundle is up to date" : "plugin bundle synced");

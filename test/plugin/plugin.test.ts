@@ -22,10 +22,17 @@ describe("the Claude Code plugin", () => {
     expect(readFileSync(join(PLUGIN, "skills/retrospective-memory/SKILL.md"), "utf8")).toMatch(/^---\nname: retrospective-memory\ndescription: .+\n---\n[\s\S]*iflow-memory promote/);
   });
 
-  it("ships the bundle exactly as the build makes it (run npx -y pnpm@10.34.8 plugin:sync when this fails)", () => {
+  it("ships the bundles exactly as the build makes them (run npx -y pnpm@10.34.8 plugin:sync when this fails)", () => {
     for (const file of BUNDLE_FILES) {
       expect(readFileSync(join(PLUGIN, "hooks", file)).equals(readFileSync(join(REPO_ROOT, "packages/hook-adapter/dist", file))), `${file} is stale`).toBe(true);
     }
+    expect(readFileSync(join(PLUGIN, "mcp/mcp-server.cjs")).equals(readFileSync(join(REPO_ROOT, "packages/mcp-server/dist/mcp-server.cjs"))), "mcp/mcp-server.cjs is stale").toBe(true);
+  });
+
+  it("declares its MCP server in .mcp.json, running the committed bundle with node", () => {
+    const config = JSON.parse(readFileSync(join(PLUGIN, ".mcp.json"), "utf8")) as { mcpServers: Record<string, { command: string; args: string[] }> };
+    expect(config.mcpServers).toEqual({ memory: { command: "node", args: ["${CLAUDE_PLUGIN_ROOT}/mcp/mcp-server.cjs"] } });
+    expect(existsSync(join(PLUGIN, "mcp/mcp-server.cjs"))).toBe(true);
   });
 
   it("needs no node_modules and no native module: it loads only node's built-ins and its own second file", () => {

@@ -10,13 +10,15 @@ import {
   findProjectRoot,
   forgetGlobalEntry,
   listEntries,
+  readFeedback,
+  recordFeedback,
   readInjectionHistory,
   resolveGlobalStoreDir,
   tagGlobalEntry,
   type HistoryRecord,
   type ListScope,
 } from "@iflow-memory/store";
-import type { SessionSignals } from "@iflow-memory/store";
+import type { FeedbackSummary, SessionSignals } from "@iflow-memory/store";
 import { Command, Option } from "commander";
 import { RuntimeError, UsageError } from "./errors.js";
 import type { CliIO } from "./io.js";
@@ -67,8 +69,9 @@ export function registerManageCommands(program: Command, io: CliIO, setExitCode:
       if (found.length > 1 && new Set(found.map((entry) => entry.contentHash)).size > 1) {
         throw new RuntimeError("AMBIGUOUS", `cannot show ${query}: it matches ${found.length} entries (${found.map((entry) => `sha256:${entry.contentHash} ${entry.scope} "${entry.name}"`).join("; ")}); give more of the hash`);
       }
-      if (options.json === true) io.stdout.write(`${JSON.stringify(found, null, 2)}\n`);
-      else io.stdout.write(found.map((entry: Entry) => `${serializeEntry(entry)}(${entry.scope}, ${entry.origin.path}:${entry.origin.line}, sha256:${entry.contentHash})\n`).join("\n"));
+      const feedback = readFeedback((await locate(options)).globalStoreDir);
+      if (options.json === true) io.stdout.write(`${JSON.stringify(found.map((entry) => ({ ...entry, feedback: feedback.get(entry.contentHash) ?? null })), null, 2)}\n`);
+      else io.stdout.write(found.map((entry: Entry) => `${serializeEntry(entry)}(${entry.scope}, ${entry.origin.path}:${entry.origin.line}, sha256:${entry.contentHash})\n${formatFeedback(feedback.get(entry.contentHash))}`).join("\n"));
       setExitCode(0);
     });
 
@@ -81,6 +84,19 @@ export function registerManageCommands(program: Command, io: CliIO, setExitCode:
       const { globalStoreDir } = await locate(options);
       const entry = await forgetGlobalEntry(globalStoreDir, query, (io.now ?? (() => new Date()))());
       io.stdout.write(`Archived "${entry.name}" (sha256:${entry.contentHash}) to ${join(globalStoreDir, ".archive.md")}.\n`);
+      setExitCode(0);
+    });
+
+  withLocations(program.command("feedback").description("record whether an entry helped; the ranking of hooks, search and MCP follows it"))
+    .argument("<hash>", "sha256:…, the hash, a prefix of 4+ hex digits, or the name")
+    .option("--helpful", "it helped")
+    .option("--not-helpful", "it did not help, or misled")
+    .option("--note <text>", "why, in a line")
+    .action(async (query: string, options: Locations & { helpful?: boolean; notHelpful?: boolean; note?: string }) => {
+      if ((options.helpful === true) === (options.notHelpful === true)) throw new UsageError("feedback needs one of --helpful or --not-helpful");
+      const { entry } = await recordFeedback({ ...(await locate(options)), hash: query, helpful: options.helpful === true, note: options.note, now: (io.now ?? (() => new Date()))() });
+      const votes = readFeedback((await locate(options)).globalStoreDir).get(entry.contentHash);
+      io.stdout.write(`Recorded: "${entry.name}" (sha256:${entry.contentHash}) ${options.helpful === true ? "helped" : "did not help"}; ${formatFeedback(votes).trim()}\n`);
       setExitCode(0);
     });
 
@@ -150,6 +166,8 @@ export function registerManageCommands(program: Command, io: CliIO, setExitCode:
             ? `next session start (${injection.ranking === "relevance" ? "by relevance to the signals" : "today's order"}): ${injection.entries} entr${injection.entries === 1 ? "y" : "ies"}, ${injection.chars} characters (~${injection.estimatedTokens} tokens)${injection.droppedForBudget > 0 ? `, ${injection.droppedForBudget} left out for the budget` : ""}\n${injection.names.map((name) => `  ${name}\n`).join("")}`
             : "next session start: injection is off in the project's config\n",
         );
+        const { feedback } = stats;
+        io.stdout.write(feedback.entries === 0 ? "feedback: none recorded\n" : `feedback: ${feedback.helpful} helpful, ${feedback.unhelpful} not helpful, on ${feedback.entries} entr${feedback.entries === 1 ? "y" : "ies"}\n`);
         const last = stats.lastInjection;
         io.stdout.write(last === null ? "last injection: none recorded\n" : `last injection: ${String(last.timestamp)} into ${String(last.project)}, ${String(last.entries_injected)} entries\n`);
       }
@@ -179,6 +197,13 @@ export function registerManageCommands(program: Command, io: CliIO, setExitCode:
       io.stdout.write(`Wrote ${result.entries} universal entries (${result.chars} characters) to ${result.path}.\n`);
       setExitCode(0);
     });
+}
+
+// The votes on one entry, as a line.
+function formatFeedback(votes: FeedbackSummary | undefined): string {
+  if (votes === undefined) return "feedback: none\n";
+  const note = votes.notes.at(-1);
+  return `feedback: ${votes.helpful} helpful, ${votes.unhelpful} not helpful${note === undefined ? "" : `; last note: ${note.note}`}\n`;
 }
 
 // An injection: one line, then its entries indented, with what relevance matched.

@@ -1,4 +1,6 @@
+import { Readable, Writable } from "node:stream";
 import { runSessionStartHook, runUserPromptSubmitHook } from "@iflow-memory/hook-adapter";
+import { runMcpServer } from "@iflow-memory/mcp-server";
 import { prepareSessionInjection } from "@iflow-memory/store";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { RuntimeError, UsageError } from "./errors.js";
@@ -81,6 +83,18 @@ function buildProgram(io: CliIO, setExitCode: (code: number) => void): Command {
     .option("--json", "print the results as a JSON array in rank order")
     .option("--explain", "also show why: the matched terms and the parts of the score")
     .action(async (words: string[], options: SearchOptions) => setExitCode(await searchCommand(words, options, io)));
+
+  program
+    .command("mcp")
+    .description("serve memory to an agent over MCP (stdio): search_memory, store_memory, get_memory, list_memories, forget_memory, record_feedback")
+    .option("--project-root <dir>", "the project (default: the client's first root, else the nearest folder above the current one with .git or docs/knowledge-bank)")
+    .option("--global-store <dir>", "the global store (default: $IFLOW_MEMORY_HOME, else ~/.claude/iflow/memory)")
+    .action(async (options: { projectRoot?: string; globalStore?: string }) => {
+      const stdin = io.stdin instanceof Readable ? io.stdin : Readable.from(io.stdin);
+      const stdout = io.stdout instanceof Writable ? io.stdout : new Writable({ write: (chunk: Buffer, _encoding, callback) => void io.stdout.write(chunk.toString("utf8"), () => callback()) });
+      await runMcpServer({ stdin, stdout, stderr: io.stderr, env: io.env, cwd: io.cwd }, { projectRoot: options.projectRoot, globalStoreDir: options.globalStore });
+      setExitCode(0);
+    });
 
   registerPromoteCommand(program, io, setExitCode);
   registerManageCommands(program, io, setExitCode);

@@ -1,4 +1,4 @@
-import { gatherSessionSignals, planSessionStart, sessionQuery } from "@iflow-memory/store";
+import { gatherSessionSignals, planSessionStart, readFeedback, sessionQuery } from "@iflow-memory/store";
 import { cachedInjection, hookSources, reportWarnings, runHook, type HookIO } from "./hook-runtime.js";
 import { recordInjection } from "./record-injection.js";
 
@@ -39,7 +39,7 @@ export function runSessionStartHook(io: HookIO): Promise<0> {
       // not run out while a large one is read (git's answer would then be thrown away).
       const candidates = await ranking();
       const signals = await (io.gatherSignals ?? ((projectRoot: string) => gatherSessionSignals({ projectRoot, env: io.env })))(sources.projectRoot);
-      plan = planSessionStart({ ...injection, ...(candidates === undefined ? {} : { ranking: candidates }) }, sessionQuery(signals));
+      plan = planSessionStart({ ...injection, ...(candidates === undefined ? {} : { ranking: candidates }) }, sessionQuery(signals), { feedback: readFeedback(sources.globalStoreDir) });
     }
     if (plan.block === "") return "";
     await recordInjection(io, sources, input, plan, source, problems);

@@ -1,4 +1,4 @@
-import { planPromptRecall, readSessionLedger } from "@iflow-memory/store";
+import { planPromptRecall, readFeedback, readSessionLedger } from "@iflow-memory/store";
 import { cachedInjection, hookSources, reportWarnings, runHook, type HookIO } from "./hook-runtime.js";
 import { recordInjection } from "./record-injection.js";
 
@@ -28,7 +28,7 @@ export function runUserPromptSubmitHook(io: HookIO): Promise<0> {
     if (!config.injectionEnabled || !config.promptRecall || config.promptRecallLimit === 0) return "";
     const candidates = await ranking();
     const given = typeof input.session_id === "string" && input.session_id !== "" ? readSessionLedger(sources.globalStoreDir, input.session_id) : new Set<string>();
-    const plan = planPromptRecall({ ...injection, ...(candidates === undefined ? {} : { ranking: candidates }) }, input.prompt, given);
+    const plan = planPromptRecall({ ...injection, ...(candidates === undefined ? {} : { ranking: candidates }) }, input.prompt, given, { feedback: readFeedback(sources.globalStoreDir) });
     if (plan.block === "") return "";
     reportWarnings(injection.warnings, problems);
     await recordInjection(io, sources, input, { ...plan, ranking: "relevance" }, "prompt", problems);

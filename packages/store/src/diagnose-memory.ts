@@ -1,4 +1,5 @@
 import { readdirSync, statSync, type Stats } from "node:fs";
+import { readFeedback } from "./read-feedback.js";
 import { join } from "node:path";
 import { CATEGORIES, findSecrets, type Category } from "@iflow-memory/parser";
 import { findContradictions, findDuplicateNames } from "@iflow-memory/ranker";
@@ -124,6 +125,8 @@ export interface MemoryStats {
   };
   /** What the next session start would find the session to be about (git, the active feature, the stack). */
   signals: SessionSignals;
+  /** Readers' votes (`record_feedback`, `iflow-memory feedback`): entries voted on, and the votes. */
+  feedback: { entries: number; helpful: number; unhelpful: number };
   lastInjection: Record<string, unknown> | null;
   /** What could not be read or was replaced by a default, one line each ("PATH:LINE: message"). */
   warnings: string[];
@@ -132,8 +135,8 @@ export interface MemoryStats {
 /**
  * `stats`: entries per scope and category, the signals a session start finds (git branch,
  * changed files, commit subjects, active feature, stack), what the project's next session start
- * would inject for them (entries, size, estimated tokens, as the hook computes it), and the last
- * injection recorded.
+ * would inject for them (entries, size, estimated tokens, as the hook computes it), readers'
+ * feedback, and the last injection recorded.
  *
  * @example
  * (await collectStats({ projectRoot, globalStoreDir })).injection.chars; // 8885
@@ -144,7 +147,9 @@ export async function collectStats(options: { projectRoot: string; globalStoreDi
   const count = (entries: readonly { category: Category }[]) => Object.fromEntries(CATEGORIES.map((category) => [category, entries.filter((entry) => entry.category === category).length])) as Record<Category, number>;
   const session = await prepareSessionInjection(options);
   const signals = await gatherSessionSignals({ projectRoot: options.projectRoot, ...(options.env === undefined ? {} : { env: options.env }) });
-  const plan = planSessionStart(session, sessionQuery(signals));
+  const feedback = readFeedback(options.globalStoreDir);
+  const plan = planSessionStart(session, sessionQuery(signals), { feedback });
+  const votes = [...feedback.values()];
   return {
     entries: { local: count(bank.entries), global: count(global.entries) },
     injection: {
@@ -157,6 +162,7 @@ export async function collectStats(options: { projectRoot: string; globalStoreDi
       names: plan.entries.map((entry) => entry.name),
     },
     signals,
+    feedback: { entries: votes.length, helpful: votes.reduce((sum, vote) => sum + vote.helpful, 0), unhelpful: votes.reduce((sum, vote) => sum + vote.unhelpful, 0) },
     lastInjection: readLastInjection(options.globalStoreDir),
     warnings: [...session.configWarnings, ...session.warnings].map(formatWarning),
   };

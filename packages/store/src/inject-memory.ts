@@ -1,4 +1,5 @@
 import { planInjection, type InjectionPlan, type RelevanceQuery } from "@iflow-memory/ranker";
+import { readFeedback } from "./read-feedback.js";
 import { readMemorySources } from "./read-memory-sources.js";
 import type { StoreWarning } from "./store-warning.js";
 import { createTrackingRecord, projectName, trackingPath, writeTracking } from "./write-tracking.js";
@@ -43,7 +44,8 @@ export async function injectMemory(options: InjectMemoryOptions): Promise<Inject
     project,
     limit: options.limit,
     maxChars: options.maxChars,
-    ...(options.query === undefined ? {} : { query: options.query }),
+    // Feedback moves a relevance ranking, as at a session start; today's order stays the original's.
+    ...(options.query === undefined ? {} : { query: options.query, ranking: { feedback: readFeedback(options.globalStoreDir) } }),
   });
   const warnings = [...sources.warnings];
   if (options.tracking !== null && plan.entries.length > 0) {

@@ -15,7 +15,13 @@ import { isoTimestamp } from "./iso-timestamp.js";
 /** The store's memory of what each project promoted, beside the category files. */
 export const PROMOTIONS_FILE = ".promotions.json";
 
-export type PromoteSelection = { kind: "new" } | { kind: "all" } | { kind: "names"; names: string[] } | { kind: "since"; revision: string };
+export type PromoteSelection =
+  | { kind: "new" }
+  | { kind: "all" }
+  | { kind: "names"; names: string[] }
+  | { kind: "since"; revision: string }
+  /** Entries that are not in the knowledge bank (MCP `store_memory` with global scope). */
+  | { kind: "entries"; entries: Entry[] };
 
 export interface PromoteOptions {
   projectRoot: string;
@@ -166,6 +172,8 @@ function select(entries: readonly Entry[], selection: PromoteSelection, seen: Se
   switch (selection.kind) {
     case "all":
       return [...entries];
+    case "entries":
+      return [...selection.entries];
     case "new":
       return entries.filter((entry) => !seen.has(entry.contentHash));
     case "names": {

@@ -1,10 +1,11 @@
-import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, fchmodSync, fsyncSync, mkdirSync, openSync, renameSync, unlinkSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
 
 /**
  * Writes a whole file so that readers see the old content or the new, never a torn one:
  * a temporary file beside it, fsync, rename. Creates its folder (mode 0700) if needed; the file
- * gets mode 0600 (memory can hold what a user would not share). `durable: false` skips the
+ * gets mode 0600 (memory can hold what a user would not share), or `mode` (a file in a user's
+ * repository keeps the mode it had). `durable: false` skips the
  * fsync, for files that are cheap to lose in a power cut but written at every session start
  * (the tracking file, the injection cache); the rename still keeps them whole.
  *
@@ -12,13 +13,14 @@ import { dirname } from "node:path";
  * await writeFileAtomically("/home/ada/.claude/rules/iflow-memory.md", rules);
  * await writeFileAtomically(trackingPath(store), record, { durable: false });
  */
-export async function writeFileAtomically(path: string, content: string, options: { durable?: boolean } = {}): Promise<void> {
+export async function writeFileAtomically(path: string, content: string, options: { durable?: boolean; mode?: number } = {}): Promise<void> {
   // Synchronous on purpose: the hook writes its tracking file at every session start, where
   // loading fs/promises or a write library costs more than the write.
   const temporary = `${path}.iflow-${uniqueSuffix()}.tmp`;
   try {
     const descriptor = openCreating(temporary);
     try {
+      if (options.mode !== undefined) fchmodSync(descriptor, options.mode);
       const bytes = Buffer.from(content, "utf8");
       for (let written = 0; written < bytes.length; ) written += writeSync(descriptor, bytes, written);
       if (options.durable !== false) fsyncSync(descriptor);

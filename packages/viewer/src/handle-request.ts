@@ -1,4 +1,4 @@
-import { contestGlobalEntries, forgetGlobalEntry, StoreError, tagGlobalEntry } from "@iflow-memory/store";
+import { contestGlobalEntries, forgetGlobalEntry, recordFeedback, StoreError, tagGlobalEntry } from "@iflow-memory/store";
 import { sameToken } from "./check-request.js";
 import { html, type SafeHtml } from "./html.js";
 import { doctorPage } from "./pages/doctor-page.js";
@@ -29,7 +29,7 @@ type Notice = { kind: "done" | "error"; text: string };
 /**
  * Answers a request the gate let through: the pages (GET) and the changes (POST, with the run's
  * token in the form). Every read and change goes through the store's functions — the same ones
- * as the CLI's `list`, `search`, `history`, `forget`, `contest`, `tag` and `doctor`.
+ * as the CLI's `list`, `search`, `history`, `forget`, `contest`, `tag`, `feedback` and `doctor`.
  *
  * @example
  * await handleRequest(context, { method: "GET", url: new URL("http://127.0.0.1:4567/?q=retry") });
@@ -54,7 +54,7 @@ export async function handleRequest(context: PageContext, request: ViewerRequest
 
 async function change(context: PageContext, path: string, form: URLSearchParams): Promise<ViewerResponse> {
   if (!sameToken(form.get("token") ?? "", context.token)) return { status: 403, headers: { "content-type": "text/plain; charset=utf-8" }, body: "refused: the form did not carry this run's token\n" };
-  const action = /^\/entry\/([0-9a-f]{16})\/(forget|contest|tag)$/.exec(path);
+  const action = /^\/entry\/([0-9a-f]{16})\/(forget|contest|tag|feedback)$/.exec(path);
   if (action === null) return notFound(context, "There is no such change here.");
   const [, hash, verb] = action as unknown as [string, string, string];
   try {
@@ -66,6 +66,13 @@ async function change(context: PageContext, path: string, form: URLSearchParams)
       const other = (form.get("other") ?? "").trim();
       const [, b] = await contestGlobalEntries(context.globalStoreDir, hash, other);
       return redirect(`/entry/${hash}?${new URLSearchParams({ done: "contested", name: b.name }).toString()}`);
+    }
+    if (verb === "feedback") {
+      const helpful = form.get("helpful");
+      if (helpful !== "yes" && helpful !== "no") return { status: 400, headers: { "content-type": "text/plain; charset=utf-8" }, body: "refused: helpful must be yes or no\n" };
+      const note = (form.get("note") ?? "").trim();
+      await recordFeedback({ globalStoreDir: context.globalStoreDir, projectRoot: context.projectRoot, hash, helpful: helpful === "yes", ...(note === "" ? {} : { note }) });
+      return redirect(`/entry/${hash}?${new URLSearchParams({ done: helpful === "yes" ? "helpful" : "unhelpful" }).toString()}`);
     }
     const reach = form.get("reach");
     if (reach !== "universal" && reach !== "project-specific") return { status: 400, headers: { "content-type": "text/plain; charset=utf-8" }, body: "refused: reach must be universal or project-specific\n" };
@@ -87,6 +94,10 @@ function doneNotice(query: URLSearchParams): Notice | undefined {
       return { kind: "done", text: `Forgot “${name}” (sha256:${query.get("hash") ?? ""}): it is in the store's .archive.md, no longer injected.` };
     case "contested":
       return { kind: "done", text: `Contested with “${name}”: each is now injected with the other.` };
+    case "helpful":
+      return { kind: "done", text: "Recorded: helpful. It now ranks a little higher wherever it matches." };
+    case "unhelpful":
+      return { kind: "done", text: "Recorded: not helpful. It now ranks a little lower wherever it matches." };
     case "tagged":
       return { kind: "done", text: `Tagged ${query.get("reach") ?? ""}.` };
     case "tagged-already":

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { join } from "node:path";
-import { DEFAULT_LESSONS_DIR, projectName } from "@iflow-memory/store";
+import { createMemorySearcher, DEFAULT_LESSONS_DIR, projectName } from "@iflow-memory/store";
 import { checkRequest, tokenCookieName } from "./check-request.js";
 import { handleRequest, type ViewerResponse } from "./handle-request.js";
 
@@ -58,6 +58,7 @@ export async function startViewer(options: ViewerOptions): Promise<RunningViewer
     globalStoreDir: options.globalStoreDir,
     lessonsDir: options.lessonsDir ?? join(options.projectRoot, DEFAULT_LESSONS_DIR),
     token,
+    searcher: createMemorySearcher({ projectRoot: options.projectRoot, globalStoreDir: options.globalStoreDir }),
   };
   let port = options.port ?? 0;
   const server = createServer((request, response) => {

@@ -1,5 +1,5 @@
 export { planPromptRecall, planSessionStart, PROMPT_RECALL_MAX_CHARS, sessionQuery } from "./plan-session-injection.js";
 export type { SessionPlan } from "./plan-session-injection.js";
 export { readSessionLedger, recordInSessionLedger, SESSION_LEDGER_MAX_AGE_MS, sessionLedgerPath } from "./session-ledger.js";
-export { searchMemory } from "./search-memory.js";
-export type { SearchMemoryOptions } from "./search-memory.js";
+export { createMemorySearcher, searchMemory } from "./search-memory.js";
+export type { MemorySearcher, SearchMemoryOptions, SearchScope } from "./search-memory.js";

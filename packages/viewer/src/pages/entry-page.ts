@@ -1,13 +1,14 @@
 import { serializeEntry, type Entry } from "@iflow-memory/parser";
-import { listEntries, readInjectionHistory } from "@iflow-memory/store";
+import { listEntries, readFeedback, readInjectionHistory } from "@iflow-memory/store";
 import { html, type SafeHtml } from "../html.js";
 import { entryProjects, metadataValue } from "./entry-facts.js";
 import { layout, tokenField, type PageContext } from "./layout.js";
 
 /**
  * An entry's page: each copy of it (local, global) in full with its provenance, when and in which
- * sessions it was injected (the injection history), and, for the global copy, the changes a user
- * can make — forget, contest, re-tag. Null when no entry has the hash.
+ * sessions it was injected (the injection history), readers' feedback on it and how effective
+ * that makes it, a feedback form, and, for the global copy, the changes a user can make — forget,
+ * contest, re-tag. Null when no entry has the hash.
  */
 export async function entryPage(context: PageContext, hash: string, notice?: { kind: "done" | "error"; text: string }): Promise<SafeHtml | null> {
   const { entries } = await listEntries({ projectRoot: context.projectRoot, globalStoreDir: context.globalStoreDir, scope: "all" });
@@ -15,10 +16,22 @@ export async function entryPage(context: PageContext, hash: string, notice?: { k
   if (copies.length === 0) return null;
   const { records } = await readInjectionHistory(context.globalStoreDir, { entry: hash });
   const sessions = new Set(records.map((record) => record.session ?? "(no session)"));
+  const votes = readFeedback(context.globalStoreDir).get(hash);
+  const total = votes === undefined ? 0 : votes.helpful + votes.unhelpful;
   const first = copies[0]!;
   const body = html`<h1>${first.name}</h1>
 <p class="meta"><code>sha256:${hash}</code> · ${first.category}</p>
 ${copies.map((entry) => copySection(context, entry))}
+<section aria-labelledby="feedback">
+<h2 id="feedback">Feedback and effectiveness</h2>
+<p>${votes === undefined || total === 0 ? "No feedback yet." : `${votes.helpful} helpful, ${votes.unhelpful} not helpful: ${Math.round((100 * votes.helpful) / total)}% helpful (last vote ${votes.last}). Feedback lifts or sinks the entry in every ranking.`}</p>
+${votes === undefined || votes.notes.length === 0 ? "" : html`<ul>${votes.notes.map((note) => html`<li>${note.ts}: ${note.helpful ? "helpful" : "not helpful"} — ${note.note}</li>`)}</ul>`}
+<form method="post" action="/entry/${hash}/feedback" class="actions">${tokenField(context)}
+<div><label for="note">Note (optional)</label><input id="note" name="note" type="text" maxlength="500" autocomplete="off"></div>
+<button type="submit" name="helpful" value="yes">Helpful</button>
+<button type="submit" name="helpful" value="no">Not helpful</button>
+</form>
+</section>
 <section aria-labelledby="injections">
 <h2 id="injections">Injections</h2>
 <p>${records.length === 0 ? "Never injected, as far as the injection history goes." : `Injected ${records.length} time${records.length === 1 ? "" : "s"} in ${sessions.size} session${sessions.size === 1 ? "" : "s"}.`}</p>

@@ -1,3 +1,4 @@
+import type { MemorySearcher } from "@iflow-memory/store";
 import { html, type SafeHtml } from "../html.js";
 
 /** What every page is told: where it reads from, and the run's token for its forms. */
@@ -8,6 +9,8 @@ export interface PageContext {
   lessonsDir: string;
   /** The run's token: its forms send it back (a change needs it in the body as well as the cookie). */
   token: string;
+  /** The store's searcher for the run: the hooks' ranking, its index kept until a file changes. */
+  searcher: MemorySearcher;
 }
 
 const PAGES = [

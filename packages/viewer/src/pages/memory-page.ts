@@ -1,5 +1,5 @@
 import { CATEGORIES, type Entry } from "@iflow-memory/parser";
-import { listEntries, searchMemory } from "@iflow-memory/store";
+import { listEntries } from "@iflow-memory/store";
 import { html, type SafeHtml } from "../html.js";
 import { entryProjects, excerpt } from "./entry-facts.js";
 import { layout, type PageContext } from "./layout.js";
@@ -9,7 +9,7 @@ export const PAGE_SIZE = 50;
 
 /**
  * The memory page: local and global entries in injection order, or, with a search, ranked as
- * the hooks rank them (the store's `searchMemory`: same ranking, same relevance floor); filtered
+ * the hooks rank them (the store's searcher: same ranking, same relevance floor, same feedback); filtered
  * by category, scope, project and tag; a page of `PAGE_SIZE` at a time.
  */
 export async function memoryPage(context: PageContext, query: URLSearchParams, notice?: { kind: "done" | "error"; text: string }): Promise<SafeHtml> {
@@ -18,7 +18,7 @@ export async function memoryPage(context: PageContext, query: URLSearchParams, n
   const { entries: all, warnings } = await listEntries({ projectRoot: context.projectRoot, globalStoreDir: context.globalStoreDir, scope: "all" });
   let items: Array<{ entry: Entry; matched?: string[] }> = all.map((entry) => ({ entry }));
   if (search !== "") {
-    const { results } = await searchMemory({ projectRoot: context.projectRoot, globalStoreDir: context.globalStoreDir, includeGlobal: true, query: search, limit: -1 });
+    const { results } = await context.searcher.search(search, { limit: -1, scope: "all" });
     items = results.map((result) => ({ entry: result.entry, matched: result.matchedTerms }));
   }
   const shown = items.filter(
