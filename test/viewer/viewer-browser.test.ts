@@ -217,7 +217,11 @@ describe.skipIf(browserFound.executable === null)("iflow-memory ui in Chromium, 
     const ui = await startUi(["--project-root", projectRoot, "--global-store", store], env);
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     try {
-      await page.goto(ui.url);
+      // The first view, as a user opening the printed address gets it (the token's redirect included)…
+      const opened = performance.now();
+      await page.goto(ui.url, { waitUntil: "load" });
+      const firstViewMs = performance.now() - opened;
+      // …and later ones.
       const timings: number[] = [];
       for (let run = 0; run < 5; run++) {
         const started = performance.now();
@@ -228,9 +232,9 @@ describe.skipIf(browserFound.executable === null)("iflow-memory ui in Chromium, 
       expect(shown).toBeGreaterThan(4900);
       expect(await page.locator(".entries > li").count()).toBe(50);
       timings.sort((a, b) => a - b);
-      const report = { startMs: Math.round(ui.startedInMs), firstPageMedianMs: Math.round(timings[2]!), firstPageMs: timings.map(Math.round), entries: shown };
+      const report = { startMs: Math.round(ui.startedInMs), firstViewMs: Math.round(firstViewMs), firstPageMedianMs: Math.round(timings[2]!), firstPageMs: timings.map(Math.round), entries: shown };
       writeFileSync(join(SCREENSHOTS, "viewer-timings.json"), `${JSON.stringify(report, null, 2)}\n`);
-      process.stderr.write(`viewer: ui started in ${report.startMs} ms; first page of ${report.entries} entries rendered in ${report.firstPageMedianMs} ms (median of 5: ${report.firstPageMs.join(", ")} ms)\n`);
+      process.stderr.write(`viewer: ui started in ${report.startMs} ms; first page of ${report.entries} entries rendered in ${report.firstViewMs} ms at the first view, ${report.firstPageMedianMs} ms after (median of 5: ${report.firstPageMs.join(", ")} ms)\n`);
     } finally {
       await page.close();
       expect(await stopUi(ui.process)).toBe(0);

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { createMemorySearcher, DEFAULT_LESSONS_DIR, projectName } from "@iflow-memory/store";
 import { checkRequest, tokenCookieName } from "./check-request.js";
 import { handleRequest, type ViewerResponse } from "./handle-request.js";
+import { listedEntries } from "./pages/listed-entries.js";
 
 export interface ViewerOptions {
   projectRoot: string;
@@ -102,6 +103,8 @@ export async function startViewer(options: ViewerOptions): Promise<RunningViewer
   });
   const address = server.address();
   port = typeof address === "object" && address !== null ? address.port : port;
+  // Read the entries while the user opens the page: its first view is then not a parse of the bank.
+  listedEntries(context).catch(() => undefined);
   return {
     url: `http://127.0.0.1:${port}/?token=${token}`,
     port,

@@ -1,7 +1,8 @@
 import { serializeEntry, type Entry } from "@iflow-memory/parser";
-import { listEntries, readFeedback, readInjectionHistory } from "@iflow-memory/store";
+import { readFeedback, readInjectionHistory } from "@iflow-memory/store";
 import { html, type SafeHtml } from "../html.js";
 import { entryProjects, metadataValue } from "./entry-facts.js";
+import { listedEntries } from "./listed-entries.js";
 import { layout, tokenField, type PageContext } from "./layout.js";
 
 /**
@@ -11,7 +12,7 @@ import { layout, tokenField, type PageContext } from "./layout.js";
  * contest, re-tag. Null when no entry has the hash.
  */
 export async function entryPage(context: PageContext, hash: string, notice?: { kind: "done" | "error"; text: string }): Promise<SafeHtml | null> {
-  const { entries } = await listEntries({ projectRoot: context.projectRoot, globalStoreDir: context.globalStoreDir, scope: "all" });
+  const { entries } = await listedEntries(context);
   const copies = entries.filter((entry) => entry.contentHash === hash);
   if (copies.length === 0) return null;
   const { records } = await readInjectionHistory(context.globalStoreDir, { entry: hash });

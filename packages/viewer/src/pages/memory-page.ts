@@ -1,7 +1,7 @@
 import { CATEGORIES, type Entry } from "@iflow-memory/parser";
-import { listEntries } from "@iflow-memory/store";
 import { html, type SafeHtml } from "../html.js";
 import { entryProjects, excerpt } from "./entry-facts.js";
+import { listedEntries } from "./listed-entries.js";
 import { layout, type PageContext } from "./layout.js";
 
 /** Entries on one page of the memory list. */
@@ -15,7 +15,7 @@ export const PAGE_SIZE = 50;
 export async function memoryPage(context: PageContext, query: URLSearchParams, notice?: { kind: "done" | "error"; text: string }): Promise<SafeHtml> {
   const search = (query.get("q") ?? "").trim();
   const filters = { category: query.get("category") ?? "", scope: query.get("scope") ?? "", project: query.get("project") ?? "", tag: query.get("tag") ?? "" };
-  const { entries: all, warnings } = await listEntries({ projectRoot: context.projectRoot, globalStoreDir: context.globalStoreDir, scope: "all" });
+  const { entries: all, warnings } = await listedEntries(context);
   let items: Array<{ entry: Entry; matched?: string[] }> = all.map((entry) => ({ entry }));
   if (search !== "") {
     const { results } = await context.searcher.search(search, { limit: -1, scope: "all" });
