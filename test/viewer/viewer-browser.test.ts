@@ -104,11 +104,11 @@ describe.skipIf(browserFound.executable === null)("iflow-memory ui in Chromium, 
       await injected.click();
       expect(await page.locator("h1").textContent()).toBe(injectedName);
       expect(await page.locator("#injections + p").textContent()).toMatch(/^Injected [12] times? in 1 session\.$/);
-      await page.getByLabel("Note (optional)").fill("saved me an hour <b>today</b>");
+      await page.getByLabel("Note (optional)").fill("saved an hour on the <retry> bug");
       await page.getByRole("button", { name: "Helpful", exact: true }).click();
       await page.waitForURL(/done=helpful/);
       expect(await page.locator("#feedback + p").textContent()).toMatch(/^1 helpful, 0 not helpful: 100% helpful/);
-      expect(await page.locator("#feedback ~ ul li").first().textContent()).toMatch(/helpful — saved me an hour <b>today<\/b>$/);
+      expect(await page.locator("#feedback ~ ul li").first().textContent()).toMatch(/helpful — saved an hour on the <retry> bug$/);
       await page.screenshot({ path: join(SCREENSHOTS, "entry.png"), fullPage: true });
 
       await page.goto(`http://127.0.0.1:${ui.port}/lessons`);
