@@ -1,12 +1,12 @@
-import { spawn, type ChildProcess } from "node:child_process";
-import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
-import { CLI_BIN, copyCorpus, CORPORA_DIR, findChromium, HOOK_BIN, makeTempDir, PROMPT_HOOK_BIN, REPO_ROOT, runNode } from "@iflow-memory/test-utils";
+import { CLI_BIN, CORPORA_DIR, findChromium, REPO_ROOT, runNode } from "@iflow-memory/test-utils";
 import { chromium, type Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { realBank, startUi, stopUi } from "./run-ui.js";
 
-// Screenshots go to docs/screenshots (the README's) with UPDATE_SCREENSHOTS=1, else to a temporary folder.
+// Screenshots go to docs/screenshots (the README's) with UPDATE_SCREENSHOTS=1, else to node_modules/.cache.
 const SCREENSHOTS = process.env.UPDATE_SCREENSHOTS === "1" ? join(REPO_ROOT, "docs/screenshots") : makeTempDirOnce();
 const browserFound = findChromium();
 
@@ -14,48 +14,6 @@ function makeTempDirOnce(): string {
   const directory = join(REPO_ROOT, "node_modules/.cache/iflow-memory-screenshots");
   mkdirSync(directory, { recursive: true });
   return directory;
-}
-
-/** The real bank and the global store example, with an entry whose text is HTML, some history and some lessons. */
-async function realBank() {
-  const base = makeTempDir();
-  const projectRoot = copyCorpus("iflow-kb-2026-04", base);
-  const store = join(base, "store");
-  cpSync(join(CORPORA_DIR, "global-store-example"), store, { recursive: true });
-  chmodSync(store, 0o700);
-  const heuristics = join(projectRoot, "docs/knowledge-bank/heuristics.md");
-  writeFileSync(heuristics, `${readFileSync(heuristics, "utf8")}\n### Heuristic: Markup Is Text\nAn entry may say <img src=x onerror="document.title='pwned'"> or <script>document.title='pwned'</script> and it is shown, never run.\n- Observation count: 1\n`);
-  const env = { HOME: join(base, "home"), IFLOW_MEMORY_HOME: store };
-  await runNode(HOOK_BIN, [], { env, stdin: JSON.stringify({ session_id: "5f0c2a9e-demo", cwd: projectRoot, source: "startup" }) });
-  await runNode(PROMPT_HOOK_BIN, [], { env, stdin: JSON.stringify({ session_id: "5f0c2a9e-demo", cwd: projectRoot, prompt: "the embedding call times out; add retry with backoff" }) });
-  const lessons = join(projectRoot, ".archeflow/memory");
-  await runNode(CLI_BIN, ["lessons", "extract", join(CORPORA_DIR, "archeflow/scored-events.jsonl"), "--dir", lessons], { env });
-  await runNode(CLI_BIN, ["lessons", "add", "User prefers one bundled PR over many small ones", "--dir", lessons], { env });
-  return { base, projectRoot, store, env };
-}
-
-/** `iflow-memory ui` as a user runs it: the first line of stdout is the address. */
-async function startUi(args: string[], env: Record<string, string>): Promise<{ url: string; port: number; token: string; process: ChildProcess; startedInMs: number }> {
-  const started = performance.now();
-  const child = spawn(process.execPath, [CLI_BIN, "ui", ...args], { env: { PATH: process.env.PATH ?? "", ...env }, stdio: ["ignore", "pipe", "pipe"] });
-  const url = await new Promise<string>((resolve, reject) => {
-    let text = "";
-    child.stdout!.setEncoding("utf8").on("data", (chunk: string) => {
-      text += chunk;
-      if (text.includes("\n")) resolve(text.slice(0, text.indexOf("\n")));
-    });
-    child.on("exit", (code) => reject(new Error(`ui exited with ${code} before printing its address`)));
-  });
-  const startedInMs = performance.now() - started;
-  const parsed = new URL(url);
-  return { url, port: Number(parsed.port), token: parsed.searchParams.get("token")!, process: child, startedInMs };
-}
-
-function stopUi(child: ChildProcess): Promise<number | null> {
-  return new Promise((resolve) => {
-    child.on("exit", (code) => resolve(code));
-    child.kill("SIGTERM");
-  });
 }
 
 if (browserFound.executable === null) {
@@ -168,11 +126,10 @@ describe.skipIf(browserFound.executable === null)("iflow-memory ui in Chromium, 
     }
   });
 
-  it("refuses what it must: no token, a wrong token, another Host, a change from another origin or without the form's token", async () => {
+  it("shows a browser without the token a refusal and nothing of the store (the HTTP checks: viewer-http.test.ts)", async () => {
     const { projectRoot, store, env } = await realBank();
     const ui = await startUi(["--project-root", projectRoot, "--global-store", store], env);
     const base = `http://127.0.0.1:${ui.port}`;
-    const cookie = `iflow-memory-${ui.port}=${ui.token}`;
     try {
       // A browser without the token sees a refusal, and nothing of the store.
       const stranger = await browser.newPage();
@@ -182,23 +139,6 @@ describe.skipIf(browserFound.executable === null)("iflow-memory ui in Chromium, 
       expect([noToken?.status(), wrongToken?.status(), entry?.status()]).toEqual([401, 401, 401]);
       expect(await stranger.content()).not.toContain("Live Line Numbers");
       await stranger.close();
-
-      // Another Host (a rebound DNS name) is refused even with the cookie; so is a change by GET.
-      const rebound = await rawRequest(ui.port, "GET", "/", { host: `attacker.example:${ui.port}`, cookie });
-      expect([rebound.status, rebound.body.includes("Live Line Numbers")]).toEqual([403, false]);
-      expect((await rawRequest(ui.port, "GET", "/entry/491b5e15f50c1c0d/forget", { host: `127.0.0.1:${ui.port}`, cookie })).status).toBe(404);
-
-      const form = `token=${ui.token}`;
-      const post = (headers: Record<string, string>, body = form) => rawRequest(ui.port, "POST", "/entry/491b5e15f50c1c0d/forget", { host: `127.0.0.1:${ui.port}`, "content-type": "application/x-www-form-urlencoded", ...headers }, body);
-      expect((await post({ cookie, origin: "http://attacker.example" })).status).toBe(403);
-      expect((await post({ cookie })).status).toBe(403);
-      expect((await post({ origin: base })).status).toBe(401);
-      expect((await post({ cookie, origin: base }, "token=wrong")).status).toBe(403);
-      expect(readFileSync(join(store, "heuristics.md"), "utf8")).toContain("491b5e15f50c1c0d");
-      expect(existsSync(join(store, ".archive.md"))).toBe(false);
-      // The same request from the viewer's origin with the token is a change.
-      expect((await post({ cookie, origin: base })).status).toBe(303);
-      expect(readFileSync(join(store, "heuristics.md"), "utf8")).not.toContain("491b5e15f50c1c0d");
     } finally {
       expect(await stopUi(ui.process)).toBe(0);
     }
@@ -271,17 +211,4 @@ function writeBenchmarks(report: { startMs: number; firstViewMs: number; firstPa
   const document = readFileSync(path, "utf8");
   const pattern = /<!-- viewer-bench:start[\s\S]*?<!-- viewer-bench:end -->/;
   writeFileSync(path, pattern.test(document) ? document.replace(pattern, section) : `${document.trimEnd()}\n\n${section}\n`);
-}
-
-async function rawRequest(port: number, method: string, path: string, headers: Record<string, string>, body?: string): Promise<{ status: number; body: string }> {
-  const { request } = await import("node:http");
-  return new Promise((resolve, reject) => {
-    const outgoing = request({ host: "127.0.0.1", port, method, path, headers, setHost: false }, (response) => {
-      let text = "";
-      response.setEncoding("utf8").on("data", (chunk: string) => (text += chunk));
-      response.on("end", () => resolve({ status: response.statusCode ?? 0, body: text }));
-    });
-    outgoing.on("error", reject);
-    outgoing.end(body);
-  });
 }
