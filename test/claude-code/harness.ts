@@ -1,9 +1,11 @@
-import { spawn } from "node:child_process";
-import { existsSync, readFileSync, realpathSync } from "node:fs";
+import { execFileSync, spawn } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, readFileSync, realpathSync } from "node:fs";
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { createRequire } from "node:module";
 import { delimiter, dirname, join } from "node:path";
+import { makeTempDir, REPO_ROOT } from "@iflow-memory/test-utils";
+import { onTestFinished } from "vitest";
 
 // Runs the real Claude Code CLI (the devDependency `@anthropic-ai/claude-code`) against a mock
 // of the Anthropic Messages API on 127.0.0.1, and records what the model would have received:
@@ -354,4 +356,25 @@ export function runClaude(options: RunClaudeOptions): Promise<ClaudeRun> {
       resolve({ code, signal, stdout, stderr, requests: options.api.requests.slice(first), result: typeof result === "object" ? result : null });
     });
   });
+}
+
+/**
+ * A temporary HOME, a git repository holding a copy of the demo project on a branch about the work
+ * at hand (`fix/integration-tests-mock-the-database`: the session start injects what the bank says
+ * of it), and the mock API, closed when the test ends.
+ */
+export async function demoWorkspace(): Promise<{ home: string; project: string; api: MockMessagesApi }> {
+  const base = makeTempDir("iflow-memory-claude-");
+  const home = join(base, "home");
+  mkdirSync(home);
+  const project = join(base, "demo-project");
+  cpSync(join(REPO_ROOT, "examples/demo-project"), project, { recursive: true });
+  const git = (...args: string[]) => execFileSync("git", args, { cwd: project, env: { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t" } });
+  git("init", "--quiet", "--initial-branch", "main");
+  git("add", "-A");
+  git("commit", "--quiet", "-m", "Demo project");
+  git("checkout", "--quiet", "-b", "fix/integration-tests-mock-the-database");
+  const api = await startMockMessagesApi();
+  onTestFinished(() => api.close());
+  return { home, project, api };
 }

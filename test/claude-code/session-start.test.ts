@@ -1,27 +1,6 @@
-import { execFileSync } from "node:child_process";
-import { cpSync, mkdirSync } from "node:fs";
-import { join } from "node:path";
 import { CLI_BIN, HOOK_BIN, makeTempDir, REPO_ROOT, runNode } from "@iflow-memory/test-utils";
-import { describe, expect, it, onTestFinished } from "vitest";
-import { type ClaudeRun, DEFAULT_REPLY_TEXT, hookContextText, type MockMessagesApi, runClaude, startMockMessagesApi } from "./harness.js";
-
-/** A temporary HOME, a git repository holding a copy of the demo project, and the mock API. */
-async function workspace() {
-  const base = makeTempDir("iflow-memory-claude-");
-  const home = join(base, "home");
-  mkdirSync(home);
-  const project = join(base, "demo-project");
-  cpSync(join(REPO_ROOT, "examples/demo-project"), project, { recursive: true });
-  // A branch about the work at hand: the session start injects what the bank says of it.
-  const git = (...args: string[]) => execFileSync("git", args, { cwd: project, env: { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t" } });
-  git("init", "--quiet", "--initial-branch", "main");
-  git("add", "-A");
-  git("commit", "--quiet", "-m", "Demo project");
-  git("checkout", "--quiet", "-b", "fix/integration-tests-mock-the-database");
-  const api = await startMockMessagesApi();
-  onTestFinished(() => api.close());
-  return { home, project, api };
-}
+import { describe, expect, it } from "vitest";
+import { type ClaudeRun, DEFAULT_REPLY_TEXT, demoWorkspace as workspace, hookContextText, type MockMessagesApi, runClaude } from "./harness.js";
 
 /** The memory block the hook gives this project's session start when run by itself (in another HOME). */
 async function memoryBlock(project: string): Promise<string> {

@@ -2,14 +2,16 @@ import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { addSessionStartHook, removeSessionStartHook, type HookEvent } from "@iflow-memory/hook-adapter";
+import { addMcpServer, addSessionStartHook, removeMcpServer, removeSessionStartHook, type HookEvent, type McpServerEntry } from "@iflow-memory/hook-adapter";
 import { updateSettingsFile } from "@iflow-memory/store";
 import { Command } from "commander";
 import type { CliIO } from "./io.js";
 
 /**
- * `iflow-memory setup claude`: adds (or with --uninstall removes) the SessionStart hook in
- * ~/.claude/settings.json, or in a project's .claude/settings.json with --project.
+ * `iflow-memory setup claude`: adds (or with --uninstall removes) the SessionStart and
+ * UserPromptSubmit hooks in ~/.claude/settings.json (or a project's .claude/settings.json with
+ * --project), and the MCP server in Claude Code's ~/.claude.json (user scope, or the project's
+ * local scope with --project).
  */
 export function registerSetupCommand(program: Command, io: CliIO, setExitCode: (code: number) => void): void {
   program
@@ -19,9 +21,10 @@ export function registerSetupCommand(program: Command, io: CliIO, setExitCode: (
     .description("add the SessionStart and UserPromptSubmit hooks to Claude Code's settings (~/.claude/settings.json, or the project's with --project)")
     .option("--project <dir>", "install into DIR/.claude/settings.json instead of your user settings")
     .option("--command <command>", "the SessionStart command to register, and no prompt hook (default: node and the standalone hook bundles)")
-    .option("--uninstall", "remove the hook instead")
+    .option("--no-mcp", "do not register the MCP server (search, store and feedback mid-session)")
+    .option("--uninstall", "remove the hooks and the MCP server instead")
     .option("--dry-run", "print the resulting settings; change nothing")
-    .action(async (options: { project?: string; command?: string; uninstall?: boolean; dryRun?: boolean }) => {
+    .action(async (options: { project?: string; command?: string; mcp?: boolean; uninstall?: boolean; dryRun?: boolean }) => {
       const home = io.env.HOME !== undefined && io.env.HOME !== "" ? io.env.HOME : homedir();
       const path = options.project === undefined ? join(home, ".claude", "settings.json") : join(resolve(io.cwd, options.project), ".claude", "settings.json");
       // --command names the SessionStart command; the prompt hook is then that command's sibling only when it is ours.
@@ -55,8 +58,43 @@ export function registerSetupCommand(program: Command, io: CliIO, setExitCode: (
       );
       if (options.dryRun === true) io.stdout.write(`${JSON.stringify(result.settings, null, 2)}\n(dry run: ${path} not changed)\n`);
       else io.stdout.write(`${result.message}${result.backup === null ? "" : `\nPrevious settings kept in ${result.backup}.`}\n`);
+      if (options.mcp !== false) io.stdout.write(`${await setupMcpServer(home, options.project === undefined ? undefined : resolve(io.cwd, options.project), options)}\n`);
       setExitCode(0);
     });
+}
+
+// Claude Code reads MCP servers of user scope from ~/.claude.json's top-level "mcpServers", and
+// those of a project's local scope from its "projects"[dir]."mcpServers". Claude Code owns that
+// file: every other key is kept, and a change it makes meanwhile is read again, never overwritten.
+async function setupMcpServer(home: string, project: string | undefined, options: { uninstall?: boolean; dryRun?: boolean }): Promise<string> {
+  const path = join(home, ".claude.json");
+  const scope = project === undefined ? "user scope" : `local scope of ${project}`;
+  const server = defaultMcpServer();
+  const result = await updateSettingsFile(
+    path,
+    (config) => {
+      if (options.uninstall === true) {
+        const removed = removeMcpServer(config, project);
+        return { settings: removed.settings, changed: removed.outcome === "removed", message: removed.outcome === "removed" ? `Removed the iflow-memory MCP server (${scope}) from ${path}.` : `No iflow-memory MCP server (${scope}) in ${path}; nothing changed.` };
+      }
+      const added = addMcpServer(config, server, project);
+      const message =
+        added.outcome === "unchanged"
+          ? `The MCP server is already registered (${scope}) in ${path}; nothing changed.`
+          : `${added.outcome === "added" ? "Added" : "Updated"} the MCP server iflow-memory (${scope}) ${added.outcome === "added" ? "to" : "in"} ${path}:\n  ${[server.command, ...server.args.map((arg) => `"${arg}"`)].join(" ")}`;
+      return { settings: added.settings, changed: added.outcome !== "unchanged", message };
+    },
+    { dryRun: options.dryRun === true },
+  );
+  if (options.dryRun === true) return `(dry run: ${path} not changed; it would say: ${result.message})`;
+  return `${result.message}${result.backup === null ? "" : `\nPrevious Claude Code config kept in ${result.backup}.`}`;
+}
+
+// The standalone MCP server bundle when it is installed beside the CLI, else the CLI itself.
+function defaultMcpServer(): McpServerEntry {
+  const bundle = fileURLToPath(new URL("../../mcp-server/dist/mcp-server.cjs", import.meta.url));
+  if (existsSync(bundle)) return { type: "stdio", command: "node", args: [bundle] };
+  return { type: "stdio", command: "node", args: [fileURLToPath(new URL("./bin.js", import.meta.url)), "mcp"] };
 }
 
 // The standalone hook bundle (fastest) when it is installed beside the CLI, else the CLI itself.

@@ -6,3 +6,5 @@ export type { HookInput } from "./read-stdin.js";
 export { addSessionStartHook, isIflowMemoryHook, removeSessionStartHook } from "./add-session-start-hook.js";
 export type { HookEvent, SettingsChange } from "./add-session-start-hook.js";
 export { descriptorIO } from "./descriptor-io.js";
+export { addMcpServer, MCP_SERVER_NAME, registeredMcpServer, removeMcpServer } from "./claude-mcp-config.js";
+export type { McpServerEntry } from "./claude-mcp-config.js";

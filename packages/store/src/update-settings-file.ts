@@ -16,24 +16,18 @@ export async function updateSettingsFile<T extends { changed: boolean }>(
   change: (settings: Record<string, unknown>) => T & { settings: Record<string, unknown> },
   options: { dryRun?: boolean } = {},
 ): Promise<T & { settings: Record<string, unknown>; backup: string | null }> {
-  const file = await readTextFile(path);
-  if ("warning" in file) throw new StoreError("STORE_UNREADABLE", `cannot read ${path}: ${file.warning.message}`);
-  let settings: Record<string, unknown> = {};
-  if ("text" in file && file.text.trim() !== "") {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(file.text);
-    } catch (error) {
-      throw new StoreError("STORE_UNREADABLE", `will not change ${path}: it is not valid JSON (${(error as Error).message}); fix it by hand, then run setup again`, { cause: error });
-    }
-    if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
-      throw new StoreError("STORE_UNREADABLE", `will not change ${path}: it is JSON but not an object of settings; fix it by hand, then run setup again`);
-    }
-    settings = parsed as Record<string, unknown>;
-  }
-  const result = change(settings);
-  let backup: string | null = null;
-  if (result.changed && options.dryRun !== true) {
+  // A file another program writes too (Claude Code's ~/.claude.json): if it changed while the
+  // change was computed, start again from its new content rather than write over it.
+  for (let attempt = 1; ; attempt++) {
+    const file = await readTextFile(path);
+    if ("warning" in file) throw new StoreError("STORE_UNREADABLE", `cannot read ${path}: ${file.warning.message}`);
+    const result = change(parseSettings(path, file));
+    if (!result.changed || options.dryRun === true) return { ...result, backup: null };
+    const now = await readTextFile(path);
+    const same = "text" in file ? "text" in now && now.text === file.text : "missing" in now;
+    if (!same && attempt < 5) continue;
+    if (!same) throw new StoreError("STORE_WRITE_FAILED", `cannot change ${path}: another program keeps changing it; close it (Claude Code) and run setup again`);
+    let backup: string | null = null;
     if ("text" in file) {
       backup = `${path}.iflow-memory.bak`;
       copyFileSync(path, backup);
@@ -42,6 +36,20 @@ export async function updateSettingsFile<T extends { changed: boolean }>(
     const mode = "text" in file ? statSync(path).mode & 0o777 : null;
     await writeFileAtomically(path, `${JSON.stringify(result.settings, null, 2)}\n`);
     if (mode !== null) chmodSync(path, mode);
+    return { ...result, backup };
   }
-  return { ...result, backup };
+}
+
+function parseSettings(path: string, file: { text: string } | { missing: true }): Record<string, unknown> {
+  if (!("text" in file) || file.text.trim() === "") return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(file.text);
+  } catch (error) {
+    throw new StoreError("STORE_UNREADABLE", `will not change ${path}: it is not valid JSON (${(error as Error).message}); fix it by hand, then run setup again`, { cause: error });
+  }
+  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
+    throw new StoreError("STORE_UNREADABLE", `will not change ${path}: it is JSON but not an object of settings; fix it by hand, then run setup again`);
+  }
+  return parsed as Record<string, unknown>;
 }

@@ -1,6 +1,7 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { makeEntry } from "../__fixtures__/make-entry.js";
-import { rankEntries } from "./rank-entries.js";
+import { entryOrders, rankEntries } from "./rank-entries.js";
 import { buildRelevanceIndex } from "./relevance-index.js";
 
 const retries = makeEntry({ name: "Retry Embedding Calls With Backoff", description: "Embedding calls time out under load; retry them with exponential backoff and a timeout.", metadataText: "- Instead: Wrap every embedding call in the retry helper\n- Source: Feature #034" });
@@ -63,5 +64,32 @@ describe("rankEntries", () => {
 
   it("does not count an entry's bookkeeping (source, counts, dates) as its topic", () => {
     expect(rankEntries(entries, { text: "feature source observation" }, { floor })).toEqual([]);
+  });
+});
+
+describe("rankEntries with entryOrders computed beforehand", () => {
+  const WORDS = ["retry", "timeout", "embedding", "cache", "lock", "schema", "migration", "review", "worktree", "hook", "token", "deadline"];
+  const entryArbitrary = fc.record({
+    words: fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 6 }),
+    observationCount: fc.integer({ min: 1, max: 4 }),
+    confidence: fc.constantFrom("high" as const, "medium" as const, "low" as const),
+    lastObserved: fc.option(fc.constantFrom("2026-01-02T10:00:00Z", "2026-03-04T10:00:00Z", "Feature #12"), { nil: null }),
+    filePosition: fc.integer({ min: 1, max: 5 }),
+  });
+
+  it("ranks exactly as without them, ties included (500 random banks and queries)", () => {
+    fc.assert(
+      fc.property(fc.array(entryArbitrary, { minLength: 1, maxLength: 40 }), fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 4 }), (specs, query) => {
+        const entries = specs.map((spec, at) =>
+          makeEntry({ name: `Entry ${at}`, description: `${spec.words.join(" ")} (${at}).`, observationCount: spec.observationCount, confidence: spec.confidence, lastObserved: spec.lastObserved, filePosition: spec.filePosition }),
+        );
+        const index = buildRelevanceIndex(entries);
+        const floor = { minimum: 0, relativeToBest: 0, minimumTerms: 1, minimumCoverage: 0 };
+        const plain = rankEntries(entries, { text: query.join(" ") }, { index, floor });
+        const ordered = rankEntries(entries, { text: query.join(" ") }, { index, floor, orders: entryOrders(entries) });
+        expect(ordered).toEqual(plain);
+      }),
+      { numRuns: 500 },
+    );
   });
 });

@@ -27,6 +27,12 @@ export interface RankingOptions {
   floor?: RelevanceFloor;
   /** How far prominence (observations, confidence, recency) lifts relevance: score = relevance × (1 + weight × prominence). */
   prominenceWeight?: number;
+  /**
+   * Each entry's place in today's order and in recency order (`entryOrders`), computed once for
+   * many queries over the same entries (an MCP server's life); computed for the matching entries
+   * alone when absent. The ranking is the same either way.
+   */
+  orders?: EntryOrders;
   /** Feedback by content hash. */
   feedback?: ReadonlyMap<string, EntryFeedback>;
 }
@@ -87,9 +93,12 @@ export function rankEntries<T extends Entry>(entries: readonly T[], query: Relev
 
   const relevance = new Float64Array(entries.length);
   const covered = new Float64Array(entries.length);
-  const matched = new Map<number, Array<[string, number]>>();
+  const termCounts = new Int32Array(entries.length);
+  // The entries holding a query term, in the order they were first met.
+  const matchedPositions: number[] = [];
   const rarest = Math.log(1 + (index.documents + 0.5) / 0.5);
   let queryWeight = 0;
+  const scored: Array<{ term: string; weight: number; idf: number; postings: readonly number[] }> = [];
   for (const [term, weight] of terms) {
     const postings = termPostings(index, term);
     if (postings.length === 0) {
@@ -99,40 +108,58 @@ export function rankEntries<T extends Entry>(entries: readonly T[], query: Relev
     const holding = postings.length / 2;
     const idf = Math.log(1 + (index.documents - holding + 0.5) / (holding + 0.5));
     queryWeight += weight * idf;
+    scored.push({ term, weight, idf, postings });
     for (let at = 0; at < postings.length; at += 2) {
       const position = postings[at]!;
       const count = postings[at + 1]!;
-      const gain = weight * idf * ((count * (saturation + 1)) / (count + saturation));
-      relevance[position] = relevance[position]! + gain;
+      relevance[position] = relevance[position]! + weight * idf * ((count * (saturation + 1)) / (count + saturation));
       covered[position] = covered[position]! + weight * idf;
-      const list = matched.get(position);
-      if (list === undefined) matched.set(position, [[term, gain]]);
-      else list.push([term, gain]);
+      if (termCounts[position] === 0) matchedPositions.push(position);
+      termCounts[position] = termCounts[position]! + 1;
     }
   }
 
   let best = 0;
-  for (const position of matched.keys()) best = Math.max(best, relevance[position]!);
+  for (const position of matchedPositions) best = Math.max(best, relevance[position]!);
   const threshold = Math.max(floor.minimum, floor.relativeToBest * best);
   // A query of two or three terms is met by one that matches well.
   const termsNeeded = Math.min(floor.minimumTerms, Math.max(1, Math.floor(terms.size / 2)));
-  const passing = [...matched.keys()].filter(
-    (position) => relevance[position]! >= threshold && matched.get(position)!.length >= termsNeeded && covered[position]! >= floor.minimumCoverage * queryWeight,
-  );
+  const passing = matchedPositions.filter((position) => relevance[position]! >= threshold && termCounts[position]! >= termsNeeded && covered[position]! >= floor.minimumCoverage * queryWeight);
   if (passing.length === 0) return [];
+  // The terms each passing entry holds, with what each gave it (the reason, strongest first).
+  const matched = new Map<number, Array<[string, number]>>(passing.map((position) => [position, []]));
+  for (const { term, weight, idf, postings } of scored) {
+    for (let at = 0; at < postings.length; at += 2) {
+      const list = matched.get(postings[at]!);
+      if (list === undefined) continue;
+      const count = postings[at + 1]!;
+      list.push([term, weight * idf * ((count * (saturation + 1)) / (count + saturation))]);
+    }
+  }
 
   // Today's order and recency among the entries that match at all (over the floor or not, so
-  // that the floor decides only what is left out): a large bank is not sorted whole.
-  const matching = [...matched.keys()];
-  const candidates = matching.map((position) => entries[position]!);
-  const order = rankIn(sortEntries(candidates), candidates);
-  const recency = rankIn(sortEntries(candidates.map(asUndistinguished)).map((item) => item.source), candidates);
+  // that the floor decides only what is left out): a large bank is not sorted whole, unless its
+  // orders were computed once beforehand. The matching entries are taken in the list's order, so
+  // that the last tie-break (the list's order) is the same both ways.
+  const matching = Int32Array.from(matchedPositions).sort();
+  const candidates = Array.from(matching, (position) => entries[position]!);
+  let order: Int32Array;
+  let recency: Int32Array;
+  if (options.orders === undefined) {
+    ({ order, recency } = entryOrders(candidates));
+  } else {
+    const global = options.orders;
+    order = Int32Array.from(matching, (position) => global.order[position]!);
+    // Places among the matching entries: their global recency places, ranked.
+    const byRecency = Array.from(matching.keys()).sort((a, b) => global.recency[matching[a]!]! - global.recency[matching[b]!]!);
+    recency = new Int32Array(matching.length);
+    byRecency.forEach((at, place) => (recency[at] = place));
+  }
   const last = Math.max(1, candidates.length - 1);
-  const passes = new Set(passing);
   const ranked = [];
   for (let at = 0; at < matching.length; at++) {
     const position = matching[at]!;
-    if (!passes.has(position)) continue;
+    if (!matched.has(position)) continue;
     const entry = candidates[at]!;
     const prominence = prominenceOf(entry, 1 - recency[at]! / last);
     const feedbackFactor = feedbackFactorOf(options.feedback?.get(entry.contentHash));
@@ -152,6 +179,27 @@ export function rankEntries<T extends Entry>(entries: readonly T[], query: Relev
   }
   ranked.sort((a, b) => b.score - a.score || a.order - b.order);
   return ranked.map(({ order: _order, ...result }) => result);
+}
+
+/** Each entry's place in today's order (`sortEntries`) and in recency order, by its position in the list. */
+export interface EntryOrders {
+  order: Int32Array;
+  recency: Int32Array;
+}
+
+/**
+ * The places of `entries` in today's order and in recency order, for `rankEntries`' `orders`
+ * when the same entries are ranked for many queries.
+ *
+ * @example
+ * const orders = entryOrders(candidates);
+ * rankEntries(candidates, { text: "flaky retries" }, { index, orders });
+ */
+export function entryOrders(entries: readonly Entry[]): EntryOrders {
+  return {
+    order: rankIn(sortEntries(entries), entries),
+    recency: rankIn(sortEntries(entries.map(asUndistinguished)).map((item) => item.source), entries),
+  };
 }
 
 /** For each of `entries`, its place in `sorted`. */

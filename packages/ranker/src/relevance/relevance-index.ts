@@ -82,13 +82,25 @@ export function buildRelevanceIndex(entries: readonly Pick<Entry, "name" | "desc
  * @example
  * termPostings(buildRelevanceIndex(entries), "retri"); // [3, 1.42, 17, 0.88]
  */
-export function termPostings(index: RelevanceIndex, term: string): number[] {
+export function termPostings(index: RelevanceIndex, term: string): readonly number[] {
   if (!Object.hasOwn(index.postings, term)) return [];
+  // Decoded once per index and term: an index kept for many queries (an MCP server's) decodes a
+  // common term's long list once.
+  let decoded = DECODED.get(index);
+  if (decoded === undefined) {
+    decoded = new Map();
+    DECODED.set(index, decoded);
+  }
+  const known = decoded.get(term);
+  if (known !== undefined) return known;
   const text = index.postings[term]!;
   const result: number[] = [];
   for (const posting of text.split(",")) {
     const colon = posting.indexOf(":");
     result.push(Number.parseInt(posting.slice(0, colon), 36), Number.parseInt(posting.slice(colon + 1), 36) / 100);
   }
+  decoded.set(term, result);
   return result;
 }
+
+const DECODED = new WeakMap<RelevanceIndex, Map<string, readonly number[]>>();

@@ -1,5 +1,5 @@
 import type { Entry } from "@iflow-memory/parser";
-import { buildRelevanceIndex, injectionCandidates, rankEntries, type RankedEntry, type RelevanceIndex } from "@iflow-memory/ranker";
+import { buildRelevanceIndex, entryOrders, injectionCandidates, rankEntries, type EntryOrders, type RankedEntry, type RelevanceIndex } from "@iflow-memory/ranker";
 import { injectionFingerprint } from "../injection-cache.js";
 import { readFeedback } from "../read-feedback.js";
 import { readMemorySources, type MemorySources } from "../read-memory-sources.js";
@@ -52,7 +52,7 @@ export interface MemorySearcher {
  * await searcher.search("flaky retries", { limit: 10, scope: "all" });
  */
 export function createMemorySearcher(options: { projectRoot: string; globalStoreDir: string }): MemorySearcher {
-  let state: { fingerprint: string; sources: MemorySources; indexes: Map<SearchScope, { candidates: Entry[]; index: RelevanceIndex | null }> } | null = null;
+  let state: { fingerprint: string; sources: MemorySources; indexes: Map<SearchScope, { candidates: Entry[]; index: RelevanceIndex | null; orders: EntryOrders | null }> } | null = null;
 
   const current = async () => {
     const fingerprint = injectionFingerprint({ projectRoot: options.projectRoot, globalStoreDir: options.globalStoreDir, salt: "search" });
@@ -74,12 +74,13 @@ export function createMemorySearcher(options: { projectRoot: string; globalStore
           global: scope === "project" ? [] : sources.global,
           project: projectName(options.projectRoot),
         });
-        scoped = { candidates, index: null };
+        scoped = { candidates, index: null, orders: null };
         indexes.set(scope, scoped);
       }
-      // The index is built at the first search that needs it, and kept.
+      // The index and the entries' orders are made at the first search that needs them, and kept.
       scoped.index ??= buildRelevanceIndex(scoped.candidates);
-      const ranked = rankEntries(scoped.candidates, { text: query }, { index: scoped.index, feedback: readFeedback(options.globalStoreDir) });
+      scoped.orders ??= entryOrders(scoped.candidates);
+      const ranked = rankEntries(scoped.candidates, { text: query }, { index: scoped.index, orders: scoped.orders, feedback: readFeedback(options.globalStoreDir) });
       return { results: limit < 0 ? ranked : ranked.slice(0, limit), warnings: sources.warnings };
     },
     async sources() {

@@ -1,0 +1,149 @@
+#!/usr/bin/env node
+// The MCP server's speed as a client sees it: the built bundle started over stdio by the SDK's
+// own client. `initialize` is the time from spawning the server to its answer (paired with a
+// `node -e 0` run, like the hooks); `search_memory` is the round trip of a search on a warm
+// server (the index built by an earlier search), median over real-sounding queries; memory is
+// the server's resident set after the searches. Writes its section of BENCHMARKS.md.
+import { spawnSync } from "node:child_process";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+
+const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const CORPORA = resolve(REPO_ROOT, "../shared/corpora");
+const SERVER = join(REPO_ROOT, "packages/mcp-server/dist/mcp-server.cjs");
+const STARTS = Number(process.env.BENCH_RUNS ?? 15);
+const SEARCH_ROUNDS = 5;
+
+// What agents ask mid-session: errors, design questions, tasks (none of them a label of the eval set).
+const QUERIES = [
+  "the embedding call times out and we retry it",
+  "where should diagnostics be emitted for a retried helper",
+  "tests pass locally but the migration fails in CI",
+  "how many tasks should one file change be split into",
+  "hook cannot find files when Claude runs from a subdirectory",
+  "reviewer keeps flagging the same issue in every iteration",
+  "rename a module and update every reference",
+  "changing a default parameter value",
+  "MCP tool response gains a new field and tests break",
+  "plan the order of implementation phases",
+  "SQLite full text search query syntax error",
+  "center a div with CSS grid",
+];
+
+const work = mkdtempSync(join(tmpdir(), "iflow-memory-mcp-bench-"));
+process.on("exit", () => rmSync(work, { recursive: true, force: true }));
+
+// A bank of `total` entries made of the real bank's, each copy numbered (an entry of its own).
+function realCopies(total) {
+  return (directory) => {
+    for (const category of ["anti-patterns", "heuristics", "patterns"]) {
+      const text = readFileSync(join(CORPORA, "iflow-kb-2026-04/docs/knowledge-bank", `${category}.md`), "utf8").replace(/<!--[\s\S]*?-->/g, "");
+      const entries = text.split(/^(?=### )/m).filter((chunk) => chunk.startsWith("### "));
+      const copies = [];
+      for (let index = 0; index < Math.round(total / 3); index++) {
+        const [header, ...rest] = entries[index % entries.length].trimEnd().split("\n");
+        copies.push(`${header} (copy ${index})\nCopy ${index}: ${rest.join("\n")}\n`);
+      }
+      writeFileSync(join(directory, `${category}.md`), copies.join("\n"));
+    }
+  };
+}
+
+function project(name, fill) {
+  const root = join(work, name);
+  mkdirSync(join(root, "docs/knowledge-bank"), { recursive: true });
+  mkdirSync(join(root, ".git"));
+  fill(join(root, "docs/knowledge-bank"));
+  const store = join(work, `${name}-store`);
+  mkdirSync(store);
+  return { root, store };
+}
+
+const scenarios = [
+  { name: "real bank (265 entries) + global-store example (18)", ...project("real", (directory) => cpSync(join(CORPORA, "iflow-kb-2026-04/docs/knowledge-bank"), directory, { recursive: true })), budget: "—" },
+  { name: "5,000 entries (copies of the real bank's)", ...project("c5000", realCopies(5_000)), budget: "≤ 20 ms" },
+  { name: "50,000 entries (copies of the real bank's)", ...project("c50000", realCopies(50_000)), budget: "≤ 100 ms" },
+];
+// The real bank's scenario has the global-store example beside it (a copy: nothing writes into shared/).
+cpSync(join(CORPORA, "global-store-example"), scenarios[0].store, { recursive: true });
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+};
+const now = () => Number(process.hrtime.bigint()) / 1e6;
+
+async function start(scenario) {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [SERVER, "--project-root", scenario.root, "--global-store", scenario.store], env: { PATH: process.env.PATH ?? "", HOME: work } });
+  const client = new Client({ name: "mcp-bench", version: "1.0.0" });
+  const begin = now();
+  await client.connect(transport);
+  return { client, transport, initialize: now() - begin };
+}
+
+async function search(client, query) {
+  const begin = now();
+  const answer = await client.callTool({ name: "search_memory", arguments: { query } });
+  const elapsed = now() - begin;
+  if (answer.isError) throw new Error(`search_memory failed: ${answer.content[0]?.text}`);
+  return { elapsed, results: answer.structuredContent.results.length };
+}
+
+const rows = [];
+const baselines = [];
+for (const scenario of scenarios) {
+  const initialize = [];
+  const ratios = [];
+  for (let run = 0; run < STARTS; run++) {
+    const begin = now();
+    spawnSync(process.execPath, ["-e", "0"], { env: { PATH: process.env.PATH ?? "" } });
+    const base = now() - begin;
+    baselines.push(base);
+    const server = await start(scenario);
+    initialize.push(server.initialize);
+    ratios.push(server.initialize / base);
+    await server.client.close();
+  }
+  const server = await start(scenario);
+  const first = await search(server.client, QUERIES[0]);
+  const times = [];
+  let found = 0;
+  for (let round = 0; round < SEARCH_ROUNDS; round++) {
+    for (const query of QUERIES) {
+      const result = await search(server.client, query);
+      times.push(result.elapsed);
+      if (round === 0) found += result.results;
+    }
+  }
+  const status = readFileSync(`/proc/${server.transport.pid}/status`, "utf8");
+  const rss = Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
+  await server.client.close();
+  rows.push(
+    `| ${scenario.name} | ${median(initialize).toFixed(1)} ms (${median(ratios).toFixed(2)} ×) | ${first.elapsed.toFixed(1)} ms | ${median(times).toFixed(1)} ms | ${Math.max(...times).toFixed(1)} ms | ${(found / QUERIES.length).toFixed(1)} | ${rss.toFixed(0)} MB | ≤ 300 ms; ${scenario.budget} |`,
+  );
+  console.log(rows.at(-1));
+}
+
+const section = [
+  "<!-- mcp-bench:start (written by `pnpm bench`: bench/mcp-bench.mjs) -->",
+  "## MCP server",
+  "",
+  `The bundle (\`packages/mcp-server/dist/mcp-server.cjs\`) started over stdio by the SDK's own client, as Claude Code starts it. *initialize*: from spawning the server to its \`initialize\` answer, median of ${STARTS} starts, each paired with a \`node -e 0\` run (ratio = median of the pairs' ratios). *First search*: the one that reads the files and builds the index. *Warm search*: the round trip of \`search_memory\` once the index is built, median and slowest of ${SEARCH_ROUNDS} rounds of ${QUERIES.length} queries (errors, design questions, one about CSS the bank knows nothing of); results = mean results per query (the relevance floor keeps unrelated ones out). *Memory*: the server's resident set after the searches.`,
+  `Machine: ${cpus().length} × ${cpus()[0]?.model.trim() ?? "cpu"}, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}; \`node -e 0\`: ${median(baselines).toFixed(1)} ms.`,
+  "",
+  "| store | initialize (ratio to `node -e 0`) | first search | warm search (median) | warm search (slowest) | results | memory | budget (initialize; warm search) |",
+  "|---|---|---|---|---|---|---|---|",
+  ...rows,
+  "<!-- mcp-bench:end -->",
+].join("\n");
+
+const path = join(REPO_ROOT, "BENCHMARKS.md");
+let document = readFileSync(path, "utf8");
+const pattern = /<!-- mcp-bench:start[\s\S]*?<!-- mcp-bench:end -->/;
+document = pattern.test(document) ? document.replace(pattern, section) : `${document.trimEnd()}\n\n${section}\n`;
+writeFileSync(path, document);
+console.log(section);
