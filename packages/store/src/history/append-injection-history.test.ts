@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { makeTempDir, REPO_ROOT } from "@iflow-memory/test-utils";
 import { describe, expect, it } from "vitest";
@@ -53,6 +53,20 @@ describe("appendInjectionHistory", () => {
     const sessions = (name: string) => readFileSync(join(store, name), "utf8").trim().split("\n").map((line) => (JSON.parse(line) as HistoryRecord).session);
     expect([sessions(HISTORY_ROTATED_FILE), sessions(HISTORY_FILE)]).toEqual([["s6", "s7", "s8"], ["s9"]]);
     expect((await readInjectionHistory(store)).records.map((item) => item.session)).toEqual(["s9", "s8", "s7", "s6"]);
+  });
+
+  it("only appends while another process holds the rotation claim, and removes a claim left by a process that died", () => {
+    const store = makeTempDir();
+    const claim = join(store, ".history.rotate");
+    writeFileSync(claim, "");
+    const size = `${JSON.stringify(record("s0"))}\n`.length;
+    appendInjectionHistory(store, record("s0"), { maxBytes: size });
+    // A fresh claim: another process is rotating; this one only appends.
+    expect([existsSync(join(store, HISTORY_ROTATED_FILE)), existsSync(claim)]).toEqual([false, true]);
+    utimesSync(claim, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
+    appendInjectionHistory(store, record("s1"), { maxBytes: size });
+    appendInjectionHistory(store, record("s2"), { maxBytes: size });
+    expect([existsSync(claim), readFileSync(join(store, HISTORY_ROTATED_FILE), "utf8").trim().split("\n").length, existsSync(join(store, HISTORY_FILE))]).toEqual([false, 3, false]);
   });
 
   it("loses no line when eight processes append and rotate at once", async () => {
