@@ -15,6 +15,7 @@ import {
   fitToBudget,
   injectionCandidates,
   planInjection,
+  queryKnownShare,
   queryTerms,
   rankEntries,
 } from "../../packages/ranker/dist/index.js";
@@ -59,18 +60,24 @@ function recallAt(k, ranking, grades) {
 }
 const mean = (values) => (values.length === 0 ? Number.NaN : values.reduce((sum, value) => sum + value, 0) / values.length);
 
+const gradesByContext = new WeakMap();
+function gradesOf(context) {
+  if (!gradesByContext.has(context)) gradesByContext.set(context, new Map(context.labels.map((label) => [label.hash, label.grade])));
+  return gradesByContext.get(context);
+}
+
 /** A system: context → { ranking (hashes, best first), injected (entries a session would get) }. */
 function evaluate(system, contexts) {
   const ndcg = [];
   const recall = [];
   const injectedWhereNothingApplies = [];
   for (const context of contexts) {
-    const grades = new Map(context.labels.map((label) => [label.hash, label.grade]));
-    const { ranking, injected } = system(context);
-    if (grades.size === 0) injectedWhereNothingApplies.push(injected);
+    const grades = gradesOf(context);
+    const result = system(context);
+    if (grades.size === 0) injectedWhereNothingApplies.push(result.injected);
     else {
-      ndcg.push(ndcgAt(10, ranking, grades));
-      recall.push(recallAt(20, ranking, grades));
+      ndcg.push(ndcgAt(10, result.ranking, grades));
+      recall.push(recallAt(20, result.ranking, grades));
     }
   }
   return {
@@ -127,32 +134,69 @@ function shipped(context) {
 }
 
 // For tuning: each context ranked once per weight setting with no floor, then each floor applied
-// to that list by the ranker's own rule (rankEntries: relevance ≥ max(minimum, relativeToBest ×
-// best), terms ≥ min(minimumTerms, max(1, ⌊query terms / 2⌋)), coverage ≥ minimumCoverage).
-const NO_FLOOR = { minimum: 0, relativeToBest: 0, minimumTerms: 0, minimumCoverage: 0 };
+// to that list by the ranker's own rule (rankEntries: nothing when the query's known share <
+// minimumKnownShare; else relevance ≥ max(minimum, relativeToBest × best), terms ≥
+// min(minimumTerms, max(1, ⌊query terms / 2⌋)), coverage ≥ minimumCoverage).
+const NO_FLOOR = { minimumKnownShare: 0, minimum: 0, relativeToBest: 0, minimumTerms: 0, minimumCoverage: 0 };
 const indexCache = new Map();
-const rankedCache = new Map();
+// Each setting's lists by context, kept by the setting's weight objects (the grid shares them
+// between settings): tuning asks for them some million times.
+const listsBySetting = new WeakMap();
 function rankedWithoutFloor(parameters, context) {
+  let byQuery = listsBySetting.get(parameters.index);
+  if (byQuery === undefined) listsBySetting.set(parameters.index, (byQuery = new WeakMap()));
+  let byProminence = byQuery.get(parameters.query);
+  if (byProminence === undefined) byQuery.set(parameters.query, (byProminence = new Map()));
+  let byContext = byProminence.get(parameters.prominenceWeight);
+  if (byContext === undefined) byProminence.set(parameters.prominenceWeight, (byContext = new Map()));
+  let lists = byContext.get(context);
+  if (lists === undefined) byContext.set(context, (lists = rankedOnce(parameters, context)));
+  return lists;
+}
+function rankedOnce(parameters, context) {
   const indexKey = JSON.stringify(parameters.index);
   if (!indexCache.has(indexKey)) indexCache.set(indexKey, buildRelevanceIndex(candidates, parameters.index));
-  const key = `${indexKey}|${JSON.stringify(parameters.query)}|${parameters.prominenceWeight}|${context.id}`;
-  if (!rankedCache.has(key)) {
-    const query = queryOf(context);
-    const options = { index: indexCache.get(indexKey), queryWeights: parameters.query, prominenceWeight: parameters.prominenceWeight, floor: NO_FLOOR };
-    rankedCache.set(key, { ranked: rankEntries(candidates, query, options), terms: queryTerms(query, parameters.query).size });
-  }
-  return rankedCache.get(key);
+  const index = indexCache.get(indexKey);
+  const query = queryOf(context);
+  const terms = queryTerms(query, parameters.query);
+  const ranked = rankEntries(candidates, query, { index, queryWeights: parameters.query, prominenceWeight: parameters.prominenceWeight, floor: NO_FLOOR });
+  return {
+    ranked,
+    terms: terms.size,
+    knownShare: queryKnownShare(terms, index),
+    best: Math.max(0, ...ranked.map((item) => item.relevance)),
+    // The floor's inputs as flat arrays.
+    relevance: Float64Array.from(ranked, (item) => item.relevance),
+    matchedTerms: Uint32Array.from(ranked, (item) => item.matchedTerms.length),
+    coverage: Float64Array.from(ranked, (item) => item.coverage),
+    hashes: ranked.map((item) => item.entry.contentHash),
+  };
 }
+// The ranking and the count injected are computed only when asked for: `evaluate` needs the one
+// for contexts with labels and the other for those without, and tuning asks some million times.
 function ours(parameters) {
   const { floor } = parameters;
   return (context) => {
-    const { ranked, terms } = rankedWithoutFloor(parameters, context);
-    const best = Math.max(0, ...ranked.map((item) => item.relevance));
+    const { ranked, terms, knownShare, best, relevance, matchedTerms, coverage, hashes } = rankedWithoutFloor(parameters, context);
+    if (knownShare < floor.minimumKnownShare) return { ranking: [], injected: 0 };
     const threshold = Math.max(floor.minimum, floor.relativeToBest * best);
     const termsNeeded = Math.min(floor.minimumTerms, Math.max(1, Math.floor(terms / 2)));
-    const kept = ranked.filter((item) => item.relevance >= threshold && item.matchedTerms.length >= termsNeeded && item.coverage >= floor.minimumCoverage);
-    const injected = fitToBudget(kept.slice(0, LIMIT).map((item) => item.entry), MAX_CHARS).kept.length;
-    return { ranking: kept.map((item) => item.entry.contentHash), injected };
+    // The first LIMIT entries over the floor: all that a session gets and that the metrics read.
+    const passing = () => {
+      const positions = [];
+      for (let at = 0; at < hashes.length && positions.length < LIMIT; at++) {
+        if (relevance[at] >= threshold && matchedTerms[at] >= termsNeeded && coverage[at] >= floor.minimumCoverage) positions.push(at);
+      }
+      return positions;
+    };
+    return {
+      get ranking() {
+        return passing().map((at) => hashes[at]);
+      },
+      get injected() {
+        return fitToBudget(passing().map((at) => ranked[at].entry), MAX_CHARS).kept.length;
+      },
+    };
   };
 }
 
@@ -160,21 +204,21 @@ function ours(parameters) {
 const DEFAULTS = { index: DEFAULT_INDEX_WEIGHTS, query: DEFAULT_QUERY_WEIGHTS, floor: DEFAULT_RANKING.floor, prominenceWeight: DEFAULT_RANKING.prominenceWeight };
 function* grid() {
   for (const name of [1.5, 3])
-    for (const metadata of [0.3, 0.6])
+    for (const metadata of [0.3, 0.6]) {
+      const index = { ...DEFAULT_INDEX_WEIGHTS, name, metadata };
       for (const changedFiles of [0.3, 0.6])
         for (const commitSubjects of [0.4, 0.8])
-          for (const featureSummary of [0.3, 0.6])
+          for (const featureSummary of [0.3, 0.6]) {
+            const query = { ...DEFAULT_QUERY_WEIGHTS, changedFiles, commitSubjects, featureSummary };
             for (const prominenceWeight of [0, 0.3])
-              for (const minimum of [1.5, 2.5, 4, 6])
-                for (const relativeToBest of [0.1, 0.25, 0.4])
-                  for (const minimumTerms of [1, 2, 3])
-                    for (const minimumCoverage of [0, 0.1, 0.2, 0.3])
-                      yield {
-                        index: { ...DEFAULT_INDEX_WEIGHTS, name, metadata },
-                        query: { ...DEFAULT_QUERY_WEIGHTS, changedFiles, commitSubjects, featureSummary },
-                        floor: { minimum, relativeToBest, minimumTerms, minimumCoverage },
-                        prominenceWeight,
-                      };
+              for (const minimumKnownShare of [0, 0.5, 0.6, 0.7, 0.8])
+                for (const minimum of [1.5, 2.5, 4, 6])
+                  for (const relativeToBest of [0.1, 0.25, 0.4])
+                    for (const minimumTerms of [1, 2, 3])
+                      for (const minimumCoverage of [0, 0.1, 0.2, 0.3])
+                        yield { index, query, floor: { minimumKnownShare, minimum, relativeToBest, minimumTerms, minimumCoverage }, prominenceWeight };
+          }
+    }
 }
 // What tuning maximises: ranking quality, with a price on every entry injected where nothing applies.
 const objective = (result) => result.ndcg10 + 0.5 * result.recall20 - 0.05 * result.nothingApplies;

@@ -114,6 +114,9 @@ describe("the UserPromptSubmit hook", () => {
     // The same prompt again: the session has it already.
     expect(headers((await prompt(root, home, question)).stdout, "UserPromptSubmit")).not.toContain("### Anti-Pattern: Assuming FTS5 Availability via SQL Function Call");
     expect((await prompt(root, home, "ok, thanks — go ahead")).stdout).toBe("");
+    // Small steps in the bank's own words: one familiar word does not bring entries at every turn.
+    expect((await prompt(root, home, "run the tests")).stdout).toBe("");
+    expect((await prompt(root, home, "looks good, commit it")).stdout).toBe("");
     // What the bank never speaks of adds at most two weak matches (the bound eval:relevance holds the ranking to).
     expect(headers((await prompt(root, home, "make the pricing page's css grid stack on mobile")).stdout, "UserPromptSubmit").length).toBeLessThanOrEqual(2);
     expect(headers((await prompt(root, home, question, "s2")).stdout, "UserPromptSubmit")).toContain("### Anti-Pattern: Assuming FTS5 Availability via SQL Function Call");

@@ -19,10 +19,11 @@ export { formatKnownIssues, MAX_INJECTED_LESSONS, selectLessons } from "./select
 export { classifyEntry, entryIdentifiers } from "./classify-entry.js";
 export type { Classification, ProjectFacts } from "./classify-entry.js";
 export { CONTRADICTION_OVERLAP, findContradictions, findDuplicateNames } from "./find-contradictions.js";
-export { DEFAULT_RANKING, entryOrders, rankEntries } from "./relevance/rank-entries.js";
+export { DEFAULT_RANKING, entryOrders, PROMPT_RECALL_FLOOR, rankEntries } from "./relevance/rank-entries.js";
 export type { EntryFeedback, EntryOrders, RankedEntry, RankingOptions, RelevanceFloor } from "./relevance/rank-entries.js";
 export { DEFAULT_QUERY_WEIGHTS, queryTerms } from "./relevance/query-terms.js";
 export type { QueryWeights, RelevanceQuery } from "./relevance/query-terms.js";
+export { queryKnownShare } from "./relevance/query-known-share.js";
 export { buildRelevanceIndex, DEFAULT_INDEX_WEIGHTS, metadataTopicText, termPostings } from "./relevance/relevance-index.js";
 export type { IndexWeights, RelevanceIndex } from "./relevance/relevance-index.js";
 export { tokenizeText } from "./relevance/tokenize-text.js";

@@ -8,14 +8,21 @@ const retries = makeEntry({ name: "Retry Embedding Calls With Backoff", descript
 const hooks = makeEntry({ name: "Keep Session Hooks Fast", description: "A slow session-start hook delays every session; measure its start-up.", category: "heuristics" });
 const reviews = makeEntry({ name: "Small Pull Requests", description: "Small pull requests are reviewed faster and more carefully.", category: "heuristics" });
 const entries = [retries, hooks, reviews];
-// A floor for a bank of a handful of entries (the default is set for real banks of hundreds).
-const floor = { minimum: 1, relativeToBest: 0.2, minimumTerms: 1, minimumCoverage: 0.1 };
+// A floor for a bank of a handful of entries (the default is set for real banks of hundreds; three
+// entries know too few words for the known-share gate).
+const floor = { minimumKnownShare: 0, minimum: 1, relativeToBest: 0.2, minimumTerms: 1, minimumCoverage: 0.1 };
 
 describe("rankEntries", () => {
   it("leaves out an entry that holds too small a share of the query's weight (a query mostly about what the bank never mentions)", () => {
     const query = { text: "embedding css grid pricing mobile overflow" };
     expect(rankEntries(entries, query, { floor: { ...floor, minimumCoverage: 0 } }).map((item) => item.entry.name)).toEqual(["Retry Embedding Calls With Backoff"]);
     expect(rankEntries(entries, query, { floor: { ...floor, minimumCoverage: 0.3 } })).toEqual([]);
+  });
+
+  it("ranks nothing for a query mostly in words the bank never uses, however well one of them matches", () => {
+    const query = { text: "retry the css grid on the pricing page" };
+    expect(rankEntries(entries, query, { floor }).map((item) => item.entry.name)).toEqual(["Retry Embedding Calls With Backoff"]);
+    expect(rankEntries(entries, query, { floor: { ...floor, minimumKnownShare: 0.5 } })).toEqual([]);
   });
 
   it("ranks the entries that match the query, best first, with the matched terms and the parts of the score", () => {

@@ -1,6 +1,7 @@
 import type { Confidence, Entry } from "@iflow-memory/parser";
 import { sortEntries } from "../sort-entries.js";
 import { DEFAULT_QUERY_WEIGHTS, queryTerms, type QueryWeights, type RelevanceQuery } from "./query-terms.js";
+import { queryKnownShare } from "./query-known-share.js";
 import { buildRelevanceIndex, termPostings, type RelevanceIndex } from "./relevance-index.js";
 
 /** What a reader's feedback on an entry says so far (`record_feedback`, `iflow-memory feedback`). */
@@ -17,12 +18,14 @@ export interface RankingOptions {
   /** BM25's term-frequency saturation. */
   saturation?: number;
   /**
-   * The relevance floor: an entry is ranked only when its relevance is at least `minimum` and at
-   * least `relativeToBest` × the best entry's, it holds at least `minimumTerms` of the query's
-   * terms (at most half of them), and those terms make up at least `minimumCoverage` of the
-   * query's weight (each term weighted by how rare it is in the bank; a term the bank never uses
-   * counts as the rarest). Below it, an entry does not match the context: a query about things
-   * the bank never speaks of (a CSS grid, a docker image) covers little of any entry.
+   * The relevance floor. First the query as a whole: nothing is ranked when less than
+   * `minimumKnownShare` of its weight is on terms the bank holds at all (`queryKnownShare`), since
+   * a query mostly about what the bank never speaks of (a CSS grid, a docker image, a licence
+   * year) matches nothing, however well one of its few familiar words does. Then each entry: it
+   * is ranked only when its relevance is at least `minimum` and at least `relativeToBest` × the
+   * best entry's, it holds at least `minimumTerms` of the query's terms (at most half of them),
+   * and those terms make up at least `minimumCoverage` of the query's weight (each term weighted
+   * by how rare it is in the bank; a term the bank never uses counts as the rarest).
    */
   floor?: RelevanceFloor;
   /** How far prominence (observations, confidence, recency) lifts relevance: score = relevance × (1 + weight × prominence). */
@@ -38,6 +41,7 @@ export interface RankingOptions {
 }
 
 export interface RelevanceFloor {
+  minimumKnownShare: number;
   minimum: number;
   relativeToBest: number;
   minimumTerms: number;
@@ -62,9 +66,18 @@ export interface RankedEntry<T extends Entry = Entry> {
 
 export const DEFAULT_RANKING = {
   saturation: 1.2,
-  floor: { minimum: 6, relativeToBest: 0.1, minimumTerms: 1, minimumCoverage: 0.1 },
+  floor: { minimumKnownShare: 0.7, minimum: 1.5, relativeToBest: 0.1, minimumTerms: 1, minimumCoverage: 0 },
   prominenceWeight: 0.3,
 } as const;
+
+/**
+ * The floor of what a prompt adds mid-session (the UserPromptSubmit hook): stricter per entry than
+ * a session start's, since most prompts are small steps ("run the tests", "looks good, commit it")
+ * whose one familiar word would otherwise bring entries at every turn. Not tuned by the
+ * relevance set, whose contexts all say what a session is about; set so that such prompts add
+ * nothing, as they did before the session start's floor was lowered.
+ */
+export const PROMPT_RECALL_FLOOR: RelevanceFloor = { minimumKnownShare: 0.7, minimum: 6, relativeToBest: 0.1, minimumTerms: 1, minimumCoverage: 0.1 };
 
 const CONFIDENCE_SCORE: Record<Confidence, number> = { high: 1, medium: 0.5, low: 0 };
 // Feedback moves an entry by at most this factor either way, and a single vote by much less:
@@ -90,6 +103,7 @@ export function rankEntries<T extends Entry>(entries: readonly T[], query: Relev
   const saturation = options.saturation ?? DEFAULT_RANKING.saturation;
   const floor = options.floor ?? DEFAULT_RANKING.floor;
   const prominenceWeight = options.prominenceWeight ?? DEFAULT_RANKING.prominenceWeight;
+  if (queryKnownShare(terms, index) < floor.minimumKnownShare) return [];
 
   const relevance = new Float64Array(entries.length);
   const covered = new Float64Array(entries.length);

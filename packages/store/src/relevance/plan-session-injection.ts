@@ -1,4 +1,4 @@
-import { planInjection, queryTerms, type EntryFeedback, type RankingOptions, type RelevanceQuery } from "@iflow-memory/ranker";
+import { planInjection, PROMPT_RECALL_FLOOR, queryTerms, type EntryFeedback, type RankingOptions, type RelevanceQuery } from "@iflow-memory/ranker";
 import { trackedPlan, type SessionInjection } from "../prepare-session-injection.js";
 import type { SessionSignals } from "../signals/index.js";
 import type { TrackedPlan } from "../write-tracking.js";
@@ -35,7 +35,8 @@ export function planSessionStart(injection: SessionInjection, query: RelevanceQu
 /**
  * What a prompt adds: the entries relevant to the prompt that the session has not been given
  * (`given`), at most `memory_prompt_recall_limit` and `PROMPT_RECALL_MAX_CHARS` characters;
- * nothing when none clears the relevance floor, or when prompt recall or injection is off.
+ * nothing when none clears the prompt's relevance floor (`PROMPT_RECALL_FLOOR`, stricter than a
+ * session start's), or when prompt recall or injection is off.
  *
  * @example
  * planPromptRecall(injection, "why does the embedding call time out?", readSessionLedger(store, id)).block;
@@ -56,7 +57,7 @@ export function planPromptRecall(
     maxChars: Math.min(PROMPT_RECALL_MAX_CHARS, config.injectionMaxChars),
     query: { text: prompt },
     exclude: given,
-    ranking: rankingOptions(ranking, options),
+    ranking: { ...rankingOptions(ranking, options), floor: PROMPT_RECALL_FLOOR },
   });
   return trackedPlan(plan);
 }
