@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { makeTempDir, REPO_ROOT } from "@iflow-memory/test-utils";
 import { describe, expect, it } from "vitest";
 
-const LIBRARIES = ["parser", "ranker", "store", "hook-adapter", "cli"];
+const LIBRARIES = ["parser", "ranker", "store", "hook-adapter", "viewer", "cli"];
 const PNPM = ["-y", "pnpm@10.34.8"];
 
 describe("the published packages", () => {
@@ -26,13 +26,14 @@ describe("the published packages", () => {
       import { resolveGlobalStoreDir, withStoreLock } from "@iflow-memory/store";
       import { runSessionStartHook } from "@iflow-memory/hook-adapter";
       import { run } from "@iflow-memory/cli";
+      import { startViewer } from "@iflow-memory/viewer";
       const { entries } = parseKnowledgeBank("### Pattern: A\\nKeep it small.\\n", { category: "patterns", scope: "local", path: "p.md" });
       const plan = planInjection({ local: entries, global: [], project: "scratch", limit: 20, maxChars: 9000 });
-      console.log(JSON.stringify([hashContent("a b"), plan.sources, resolveGlobalStoreDir({ env: { HOME: "/home/ada" } }), typeof withStoreLock, typeof runSessionStartHook, typeof run]));
+      console.log(JSON.stringify([hashContent("a b"), plan.sources, resolveGlobalStoreDir({ env: { HOME: "/home/ada" } }), typeof withStoreLock, typeof runSessionStartHook, typeof run, typeof startViewer]));
     `;
     writeFileSync(join(scratch, "check.mjs"), script);
     const output = execFileSync(process.execPath, ["check.mjs"], { cwd: scratch, encoding: "utf8" });
-    expect(JSON.parse(output)).toEqual(["c8687a08aa5d6ed2", { local: 1, global: 0 }, "/home/ada/.claude/iflow/memory", "function", "function", "function"]);
+    expect(JSON.parse(output)).toEqual(["c8687a08aa5d6ed2", { local: 1, global: 0 }, "/home/ada/.claude/iflow/memory", "function", "function", "function", "function"]);
 
     // Types: a TypeScript user imports the same names and gets them typed.
     writeFileSync(join(scratch, "check.ts"), `

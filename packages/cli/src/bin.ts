@@ -7,7 +7,9 @@ import type { HookIO } from "@iflow-memory/hook-adapter";
 
 const argv = process.argv.slice(2);
 // Built only where it is used: reading process.stdin opens it, and the bundle opens stdin itself.
-const cliIO = () => ({ argv, stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() });
+// waitForStop is asked for only by a command that serves (ui): the others keep node's own Ctrl-C.
+const waitForStop = () => new Promise<NodeJS.Signals>((resolve) => ["SIGINT", "SIGTERM"].forEach((signal) => process.once(signal, resolve)));
+const cliIO = () => ({ argv, stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd(), waitForStop });
 
 if (argv.length === 2 && argv[0] === "hook" && argv[1] === "user-prompt-submit") {
   const bundle = fileURLToPath(new URL("../../hook-adapter/dist/user-prompt-submit.cjs", import.meta.url));

@@ -9,4 +9,9 @@ export interface CliIO {
   env: Record<string, string | undefined>;
   cwd: string;
   now?: () => Date;
+  /**
+   * Resolves when the user stops a long-running command (`ui`): the bin's Ctrl-C or SIGTERM.
+   * Absent: such a command runs until the process ends.
+   */
+  waitForStop?: () => Promise<unknown>;
 }

@@ -12,7 +12,10 @@ import {
   listEntries,
   readFeedback,
   recordFeedback,
+  readInjectionHistory,
   resolveGlobalStoreDir,
+  tagGlobalEntry,
+  type HistoryRecord,
   type ListScope,
 } from "@iflow-memory/store";
 import type { FeedbackSummary, SessionSignals } from "@iflow-memory/store";
@@ -26,7 +29,7 @@ interface Locations {
 }
 
 /**
- * The memory management commands: list, show, forget, contest, stats, doctor, export-rules.
+ * The memory management commands: list, show, forget, contest, tag, history, stats, doctor, export-rules.
  * Each takes --project-root and --global-store like inject; the store package does the work.
  */
 export function registerManageCommands(program: Command, io: CliIO, setExitCode: (code: number) => void): void {
@@ -110,6 +113,40 @@ export function registerManageCommands(program: Command, io: CliIO, setExitCode:
       setExitCode(0);
     });
 
+  program
+    .command("tag")
+    .description("tag a global entry universal (every project) or project-specific (only the projects its Source names)")
+    .argument("<hash>", "sha256:…, the hash, a prefix of 4+ hex digits, or the name")
+    .option("--universal", "inject it into every project")
+    .option("--project-specific", "inject it only into the projects its Source names")
+    .option("--global-store <dir>", "the global store (default: $IFLOW_MEMORY_HOME, else ~/.claude/iflow/memory)")
+    .action(async (query: string, options: Locations & { universal?: boolean; projectSpecific?: boolean }) => {
+      if ((options.universal === true) === (options.projectSpecific === true)) throw new UsageError("tag takes one of --universal or --project-specific. (see iflow-memory tag --help)");
+      const { globalStoreDir } = await locate(options);
+      const reach = options.universal === true ? "universal" : "project-specific";
+      const { entry, changed } = await tagGlobalEntry(globalStoreDir, query, reach);
+      io.stdout.write(changed ? `Tagged "${entry.name}" (sha256:${entry.contentHash}) ${reach}.\n` : `"${entry.name}" (sha256:${entry.contentHash}) is tagged ${reach} already; nothing changed.\n`);
+      setExitCode(0);
+    });
+
+  program
+    .command("history")
+    .description("the injections recorded in the global store, newest first: session starts, prompt recalls, MCP searches")
+    .option("--session <id>", "only this session's")
+    .option("--entry <hash>", "only the injections of this entry (sha256:…, the hash or a prefix of 4+ hex digits)")
+    .option("--json", "print the records as a JSON array")
+    .option("--global-store <dir>", "the global store (default: $IFLOW_MEMORY_HOME, else ~/.claude/iflow/memory)")
+    .action(async (options: Locations & { session?: string; entry?: string; json?: boolean }) => {
+      if (options.entry !== undefined && !/^(sha256:)?[0-9a-f]{4,16}$/i.test(options.entry.trim())) throw new UsageError(`--entry takes a content hash or a prefix of 4 or more hex digits, not "${options.entry}". (see iflow-memory history --help)`);
+      const { globalStoreDir } = await locate(options);
+      const { records, warnings } = await readInjectionHistory(globalStoreDir, { ...(options.session === undefined ? {} : { session: options.session }), ...(options.entry === undefined ? {} : { entry: options.entry }) });
+      warn(warnings);
+      if (options.json === true) io.stdout.write(`${JSON.stringify(records, null, 2)}\n`);
+      else if (records.length === 0) io.stdout.write("No injections recorded.\n");
+      else io.stdout.write(records.map(formatHistoryRecord).join(""));
+      setExitCode(0);
+    });
+
   withLocations(program.command("stats").description("entries per scope and category, and what the next session start injects"))
     .option("--json", "print the numbers as JSON")
     .action(async (options: Locations & { json?: boolean }) => {
@@ -167,6 +204,13 @@ function formatFeedback(votes: FeedbackSummary | undefined): string {
   if (votes === undefined) return "feedback: none\n";
   const note = votes.notes.at(-1);
   return `feedback: ${votes.helpful} helpful, ${votes.unhelpful} not helpful${note === undefined ? "" : `; last note: ${note.note}`}\n`;
+}
+
+// An injection: one line, then its entries indented, with what relevance matched.
+function formatHistoryRecord(record: HistoryRecord): string {
+  const what = record.event === "search" && record.query !== undefined ? `search "${record.query}"` : record.event;
+  const head = `${record.time}  ${record.session ?? "(no session)"}  ${record.project}  ${what}  ${record.entries.length} entr${record.entries.length === 1 ? "y" : "ies"}, ${record.chars} characters (${record.ranking === "relevance" ? "by relevance" : "today's order"})\n`;
+  return head + record.entries.map((entry) => `    sha256:${entry.hash}  ${entry.name}${entry.matched === undefined || entry.matched.length === 0 ? "" : `  (matched: ${entry.matched.join(", ")})`}\n`).join("");
 }
 
 // One line of what a session start finds the session to be about.

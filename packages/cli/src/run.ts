@@ -10,6 +10,7 @@ import { registerManageCommands } from "./manage-commands.js";
 import { registerPromoteCommand } from "./promote-command.js";
 import { searchCommand, type SearchOptions } from "./search-command.js";
 import { registerSetupCommand } from "./setup-command.js";
+import { registerUiCommand } from "./ui-command.js";
 import type { CliIO } from "./io.js";
 
 declare const __IFLOW_MEMORY_VERSION__: string;
@@ -99,6 +100,11 @@ function buildProgram(io: CliIO, setExitCode: (code: number) => void): Command {
   registerManageCommands(program, io, setExitCode);
   registerSetupCommand(program, io, setExitCode);
   registerLessonsCommands(program, io, setExitCode);
+  registerUiCommand(program, io, setExitCode, (value) => {
+    const port = parseInteger(value, 0, "--port");
+    if (port > 65_535) throw new InvalidArgumentError(`--port takes a whole number from 0 to 65535, not "${value}".`);
+    return port;
+  });
 
   const hook = program.command("hook").description("run as an agent hook");
   hook

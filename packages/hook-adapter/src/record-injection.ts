@@ -1,30 +1,39 @@
-import { createTrackingRecord, projectName, recordInSessionLedger, trackingPath, writeTracking, type TrackedPlan } from "@iflow-memory/store";
+import { appendInjectionHistory, createHistoryRecord, createTrackingRecord, projectName, recordInSessionLedger, trackingPath, writeTracking, type TrackedPlan } from "@iflow-memory/store";
 import type { HookEventInput, HookIO, InjectionSources } from "./hook-runtime.js";
 
 /**
- * Records what a hook injected: the tracking file (`.last-injection.json`) and, when Claude Code
- * named the session, the session's ledger (so that its prompts are not given the same entries
- * again). A failure to record is a problem reported, never a reason to withhold the injection.
+ * Records what a hook injected: the tracking file (`.last-injection.json`), one line of the
+ * injection history, and, when Claude Code named the session, the session's ledger (so that its
+ * prompts are not given the same entries again). A failure to record is a problem reported,
+ * never a reason to withhold the injection.
  */
 export async function recordInjection(
   io: HookIO,
   sources: InjectionSources,
   input: HookEventInput,
-  plan: TrackedPlan,
+  plan: TrackedPlan & { ranking: "relevance" | "original" },
   event: string,
   problems: string[],
 ): Promise<void> {
-  const record = createTrackingRecord({ plan, project: projectName(sources.projectRoot), now: (io.now ?? (() => new Date()))(), event });
+  const now = (io.now ?? (() => new Date()))();
+  const project = projectName(sources.projectRoot);
+  const session = typeof input.session_id === "string" && input.session_id !== "" ? input.session_id : null;
+  const record = createTrackingRecord({ plan, project, now, event });
   try {
     await writeTracking(sources.globalStoreDir, record);
   } catch (error) {
     problems.push(`${trackingPath(sources.globalStoreDir)}: tracking not written (${(error as Error).message}); the injection itself is unaffected`);
   }
-  if (typeof input.session_id !== "string" || input.session_id === "") return;
+  try {
+    appendInjectionHistory(sources.globalStoreDir, createHistoryRecord({ plan, project, session, event, ranking: plan.ranking, now }));
+  } catch (error) {
+    problems.push(`the injection history was not written (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); the injection itself is unaffected`);
+  }
+  if (session === null) return;
   try {
     recordInSessionLedger(
       sources.globalStoreDir,
-      input.session_id,
+      session,
       plan.entries.map((entry) => entry.contentHash),
     );
   } catch (error) {

@@ -31,7 +31,7 @@ export function runUserPromptSubmitHook(io: HookIO): Promise<0> {
     const plan = planPromptRecall({ ...injection, ...(candidates === undefined ? {} : { ranking: candidates }) }, input.prompt, given, { feedback: readFeedback(sources.globalStoreDir) });
     if (plan.block === "") return "";
     reportWarnings(injection.warnings, problems);
-    await recordInjection(io, sources, input, plan, "prompt", problems);
+    await recordInjection(io, sources, input, { ...plan, ranking: "relevance" }, "prompt", problems);
     return `${JSON.stringify({ hookSpecificOutput: { hookEventName: "UserPromptSubmit", additionalContext: plan.block } })}\n`;
   });
 }

@@ -4,12 +4,15 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { CallToolRequestSchema, RootsListChangedNotificationSchema, type CallToolResult, type ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import { serializeEntry, type Entry } from "@iflow-memory/parser";
 import {
+  appendInjectionHistory,
+  createHistoryRecord,
   createMemorySearcher,
   findEntries,
   findProjectRoot,
   forgetGlobalEntry,
   formatWarning,
   listEntries,
+  projectName,
   readFeedback,
   recordFeedback,
   StoreError,
@@ -147,7 +150,17 @@ export function createMemoryServer(options: MemoryServerOptions): McpServer {
         const { results, warnings } = await memory.search(args.query, { limit: args.limit ?? 10, scope: args.scope ?? "all" });
         const items = results.map((ranked) => ({ ...describe(ranked.entry), score: Math.round(ranked.score * 1000) / 1000, text: serializeEntry(ranked.entry) }));
         await options.onSearch?.({ projectRoot: project, query: args.query, results: items.map((item) => ({ hash: item.hash, chars: item.text.length })) });
-        return withWarnings({ results: items }, warnings.map(formatWarning));
+        const problems = warnings.map(formatWarning);
+        if (results.length > 0) {
+          // What a search returned is injected into the session too: one line of the injection history.
+          const plan = { block: items.map((item) => item.text).join("\n"), entries: results.map((ranked) => ({ name: ranked.entry.name, contentHash: ranked.entry.contentHash, matchedTerms: ranked.matchedTerms })) };
+          try {
+            appendInjectionHistory(options.globalStoreDir, createHistoryRecord({ plan, project: projectName(project), session: null, event: "search", ranking: "relevance", now: new Date(), query: args.query.slice(0, 200) }));
+          } catch (error) {
+            problems.push(`the injection history was not written (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); the results are unaffected`);
+          }
+        }
+        return withWarnings({ results: items }, problems);
     },
   );
 

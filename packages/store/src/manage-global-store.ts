@@ -124,6 +124,35 @@ export async function contestGlobalEntries(globalStoreDir: string, queryA: strin
   });
 }
 
+/** How a global entry is tagged: injected into every project, or only into those its `Source` names. */
+export type EntryReach = "universal" | "project-specific";
+
+/**
+ * Re-tags a global entry `universal` (injected into every project) or `project-specific`
+ * (injected only into the projects its `Source` names), keeping its other tags; all-or-nothing,
+ * under the store's lock, like `forgetGlobalEntry`. `changed` is false when it was tagged so already.
+ *
+ * @example
+ * await tagGlobalEntry(globalStoreDir, "a58f264b", "universal"); // { entry, changed: true }
+ */
+export async function tagGlobalEntry(globalStoreDir: string, query: string, reach: EntryReach): Promise<{ entry: Entry; changed: boolean }> {
+  return withStoreLock(globalStoreDir, async () => {
+    const files = await readStoreFiles(globalStoreDir);
+    const entry = uniqueEntry(files, query, "tag");
+    const others = entry.tags.filter((tag) => !["universal", "project-specific"].includes(tag.toLowerCase()));
+    const tags = [reach, ...others];
+    if (entry.tags.length === tags.length && entry.tags.every((tag, index) => tag === tags[index])) return { entry, changed: false };
+    const text = recordMetadata(files[entry.category].text, entry.origin.line, tagsKey(entry), tags.join(", "));
+    await commitFiles(globalStoreDir, [{ path: join(globalStoreDir, `${entry.category}.md`), content: text }]);
+    return { entry: { ...entry, tags }, changed: true };
+  });
+}
+
+// The key as the entry writes it ("Tags", "tags"), so that the line is replaced, not doubled.
+function tagsKey(entry: Entry): string {
+  return Object.keys(entry.metadata).find((key) => key.toLowerCase() === "tags") ?? "Tags";
+}
+
 async function readStoreFiles(directory: string): Promise<Record<Category, { text: string; entries: Entry[] }>> {
   const result = {} as Record<Category, { text: string; entries: Entry[] }>;
   for (const category of CATEGORIES) {

@@ -51,9 +51,13 @@ export async function prepareSessionInjection(options: { projectRoot: string; gl
 
 /** What tracking and the session ledger keep of a plan. */
 export function trackedPlan(plan: InjectionPlan): TrackedPlan {
+  const matched = new Map(plan.ranked?.map((item) => [item.entry.contentHash, item.matchedTerms]));
   return {
     block: plan.block,
-    entries: plan.entries.map((entry) => ({ name: entry.name, contentHash: entry.contentHash })),
+    entries: plan.entries.map((entry) => {
+      const terms = matched.get(entry.contentHash);
+      return { name: entry.name, contentHash: entry.contentHash, ...(terms === undefined ? {} : { matchedTerms: terms }) };
+    }),
     sources: plan.sources,
     droppedForBudget: plan.droppedForBudget,
   };

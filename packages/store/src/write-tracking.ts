@@ -19,7 +19,8 @@ export interface TrackingRecord {
 
 /** What tracking needs of an injection plan (a cached injection keeps just this). */
 export type TrackedPlan = Pick<InjectionPlan, "block" | "sources" | "droppedForBudget"> & {
-  entries: ReadonlyArray<{ name: string; contentHash: string }>;
+  /** `matchedTerms`: why relevance chose the entry (absent in today's order), for the injection history. */
+  entries: ReadonlyArray<{ name: string; contentHash: string; matchedTerms?: string[] }>;
 };
 
 /** The tracking file inside a global store. */

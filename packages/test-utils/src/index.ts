@@ -131,3 +131,19 @@ export function runNode(
     child.stdin.end(typeof stdin === "string" ? stdin : "");
   });
 }
+
+/**
+ * A Chromium to drive with playwright-core: `$IFLOW_MEMORY_CHROMIUM`, else `chromium`,
+ * `chromium-browser` or `google-chrome` on the PATH (Debian's `chromium` package: browser
+ * downloads are not possible everywhere). Null, with why in one line, when there is none.
+ */
+export function findChromium(): { executable: string } | { executable: null; missing: string } {
+  const given = process.env.IFLOW_MEMORY_CHROMIUM;
+  if (given !== undefined && given !== "") return existsSync(given) ? { executable: given } : { executable: null, missing: `IFLOW_MEMORY_CHROMIUM is ${given}, which does not exist` };
+  for (const directory of (process.env.PATH ?? "").split(":")) {
+    for (const name of ["chromium", "chromium-browser", "google-chrome"]) {
+      if (directory !== "" && existsSync(join(directory, name))) return { executable: join(directory, name) };
+    }
+  }
+  return { executable: null, missing: "no Chromium: install Debian's chromium (apt-get install chromium; .ci/run does it when it can) or set IFLOW_MEMORY_CHROMIUM" };
+}
