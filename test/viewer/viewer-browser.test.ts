@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
-import { CLI_BIN, CORPORA_DIR, findChromium, REPO_ROOT, runNode } from "@iflow-memory/test-utils";
+import { CLI_BIN, CORPORA_DIR, findChromium, IN_CI, REPO_ROOT, runNode } from "@iflow-memory/test-utils";
 import { chromium, type Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { realBank, startUi, stopUi } from "./run-ui.js";
@@ -186,7 +186,9 @@ describe.skipIf(browserFound.executable === null)("iflow-memory ui in Chromium, 
 
 if (browserFound.executable === null) {
   describe("iflow-memory ui in Chromium", () => {
-    it.skip(`skipped: ${browserFound.missing}`, () => undefined);
+    // In CI (CI set, as .ci/run sets it) a missing browser is a failure, never a pass by omission.
+    if (IN_CI) it("has a Chromium to run in", () => expect.fail(browserFound.missing));
+    else it.skip(`skipped: ${browserFound.missing}`, () => undefined);
   });
 }
 
