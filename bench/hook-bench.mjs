@@ -8,6 +8,7 @@ import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writ
 import { cpus, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { realCopies } from "./real-copies.mjs";
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const CORPORA = resolve(REPO_ROOT, "../shared/corpora");
@@ -76,24 +77,6 @@ function syntheticBank(total, global = false) {
       const count = Math.round(total / 3);
       writeFileSync(join(directory, `${category}.md`), syntheticEntries(count, prefix, category, offset, global));
       offset += count;
-    }
-  };
-}
-
-// A bank of `total` entries made of the real bank's, each copied with a number in its name and
-// description (so that every copy is an entry of its own): the words of real learnings, which
-// relevance needs — the synthetic entries above repeat sixteen words in every entry.
-function realCopies(total) {
-  return (directory) => {
-    for (const [category] of CATEGORIES) {
-      const text = readFileSync(join(CORPORA, "iflow-kb-2026-04/docs/knowledge-bank", `${category}.md`), "utf8").replace(/<!--[\s\S]*?-->/g, "");
-      const entries = text.split(/^(?=### )/m).filter((chunk) => chunk.startsWith("### "));
-      const copies = [];
-      for (let index = 0; index < Math.round(total / 3); index++) {
-        const [header, ...rest] = entries[index % entries.length].trimEnd().split("\n");
-        copies.push(`${header} (copy ${index})\nCopy ${index}: ${rest.join("\n")}\n`);
-      }
-      writeFileSync(join(directory, `${category}.md`), copies.join("\n"));
     }
   };
 }

@@ -9,6 +9,7 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { cpus, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { realCopies } from "./real-copies.mjs";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 
@@ -36,22 +37,6 @@ const QUERIES = [
 
 const work = mkdtempSync(join(tmpdir(), "iflow-memory-mcp-bench-"));
 process.on("exit", () => rmSync(work, { recursive: true, force: true }));
-
-// A bank of `total` entries made of the real bank's, each copy numbered (an entry of its own).
-function realCopies(total) {
-  return (directory) => {
-    for (const category of ["anti-patterns", "heuristics", "patterns"]) {
-      const text = readFileSync(join(CORPORA, "iflow-kb-2026-04/docs/knowledge-bank", `${category}.md`), "utf8").replace(/<!--[\s\S]*?-->/g, "");
-      const entries = text.split(/^(?=### )/m).filter((chunk) => chunk.startsWith("### "));
-      const copies = [];
-      for (let index = 0; index < Math.round(total / 3); index++) {
-        const [header, ...rest] = entries[index % entries.length].trimEnd().split("\n");
-        copies.push(`${header} (copy ${index})\nCopy ${index}: ${rest.join("\n")}\n`);
-      }
-      writeFileSync(join(directory, `${category}.md`), copies.join("\n"));
-    }
-  };
-}
 
 function project(name, fill) {
   const root = join(work, name);
