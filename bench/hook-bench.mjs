@@ -90,9 +90,9 @@ const scenarios = [
   { name: "today's order: real bank (265 entries) + global-store example (18)", root: project("real-o", realBank, ORIGINAL), home: globalStore("example-o", exampleStore), budget: "≤ 1.3 × node -e 0" },
   { name: "today's order: real bank (265 entries) + 500 global entries", root: project("real-500-o", realBank, ORIGINAL), home: globalStore("g500-o", syntheticBank(500, true)), budget: "≤ 1.3 × node -e 0" },
   { name: "today's order: synthetic bank, 50,000 entries", root: project("s50000-o", syntheticBank(50_000), ORIGINAL), home: globalStore("e3-o", emptyStore), budget: "≤ 300 ms" },
-  { name: "relevance: real bank (265 entries) + global-store example (18)", root: project("real", realBank), home: globalStore("example", exampleStore), budget: "≤ 1.6 × node -e 0" },
-  { name: "relevance: 5,000 entries (copies of the real bank's)", root: project("s5000", realCopies(5_000)), home: globalStore("e2", emptyStore), budget: "≤ 150 ms" },
-  { name: "relevance: 50,000 entries (copies of the real bank's)", root: project("s50000", realCopies(50_000)), home: globalStore("e4", emptyStore), budget: "≤ 500 ms" },
+  { name: "relevance: real bank (265 entries) + global-store example (18)", root: project("real", realBank), home: globalStore("example", exampleStore), budget: "≤ 1.6 × node -e 0", newSignals: true },
+  { name: "relevance: 5,000 entries (copies of the real bank's)", root: project("s5000", realCopies(5_000)), home: globalStore("e2", emptyStore), budget: "≤ 150 ms", newSignals: true },
+  { name: "relevance: 50,000 entries (copies of the real bank's)", root: project("s50000", realCopies(50_000)), home: globalStore("e4", emptyStore), budget: "≤ 500 ms", newSignals: true },
   { name: "prompt hook: real bank (265 entries) + global-store example (18)", root: project("real-p", realBank), home: globalStore("example-p", exampleStore), budget: "≤ 1.4 × node -e 0", prompt: "retry the embedding call when it times out" },
 ];
 
@@ -154,15 +154,25 @@ for (const scenario of scenarios) {
 // Every hook run is paired with a `node -e 0` run just before it, and the ratio is taken per
 // pair: the machine's load drifts over a run, and a pair sees the same load.
 const baseline = [];
-for (const scenario of scenarios) Object.assign(scenario, { warm: [], cold: [], warmRatios: [], coldRatios: [] });
+for (const scenario of scenarios) Object.assign(scenario, { warm: [], cold: [], fresh: [], warmRatios: [], coldRatios: [], freshRatios: [] });
+// "fresh": files unchanged since the last start, but the signals not: before each such run the
+// working tree gets a new untracked file in place of the last, so that git status, and with it
+// the query, differ from the last start's — the index comes from the cache, the plan cannot.
+// That is the budget's condition ("the query changes every session").
+function changeSignals(scenario, run) {
+  if (scenario.scratch !== undefined) rmSync(scenario.scratch, { force: true });
+  scenario.scratch = join(scenario.root, `semantic_memory/scratch_${run}.py`);
+  writeFileSync(scenario.scratch, "# a note\n");
+}
 for (let run = 0; run < RUNS; run++) {
   // Each round starts with the next scenario, so that none always comes right after the heaviest.
   const order = scenarios.map((_, index) => scenarios[(index + run) % scenarios.length]);
   for (const scenario of order) {
-    for (const mode of ["warm", "cold"]) {
+    for (const mode of scenario.newSignals === true ? ["warm", "fresh", "cold"] : ["warm", "cold"]) {
       // A moment for the machine to settle after the previous run, the heaviest of which (cold,
       // 50,000 entries) uses half a gigabyte of memory.
       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100);
+      if (mode === "fresh") changeSignals(scenario, run);
       const base = time(["-e", "0"], { env: BASE_ENV }).elapsed;
       const hook = runHook(scenario, { cold: mode === "cold" }).elapsed;
       baseline.push(base);
@@ -175,18 +185,19 @@ const base = median(baseline);
 
 const cell = (value, ratios) => `${value.toFixed(1)} ms (${median(ratios).toFixed(2)} ×)`;
 const rows = scenarios.map((scenario) => {
-  return `| ${scenario.name} | ${cell(median(scenario.warm), scenario.warmRatios)} | ${cell(median(scenario.cold), scenario.coldRatios)} | ${scenario.entries} / ${scenario.chars.toLocaleString("en-US")} | ${scenario.budget ?? "—"} |`;
+  const fresh = scenario.fresh.length === 0 ? "—" : cell(median(scenario.fresh), scenario.freshRatios);
+  return `| ${scenario.name} | ${cell(median(scenario.warm), scenario.warmRatios)} | ${fresh} | ${cell(median(scenario.cold), scenario.coldRatios)} | ${scenario.entries} / ${scenario.chars.toLocaleString("en-US")} | ${scenario.budget ?? "—"} |`;
 });
 const section = [
   "<!-- hook-bench:start (written by `pnpm bench`: bench/hook-bench.mjs) -->",
   "## Hook, end to end",
   "",
-  `The hook as Claude Code starts it (\`node packages/hook-adapter/dist/session-start.cjs\`: a new process, stdin JSON, tracking file written), median of ${RUNS} runs per cell; each run follows a \`node -e 0\` run (same environment), and the ratio is the median of those pairs' ratios. *Warm*: the injection cached since the files last changed, as at every session start but the first after an edit. *Cold*: the cache off (\`IFLOW_MEMORY_HOOK_CACHE=0\`), every file parsed and ranked — at 50,000 entries with relevance that takes longer than the 2 s deadline, which then ends it (the session starts without memory, and a background process caches it for the next). Each project is a git repository on a branch \`fix/embedding-call-timeouts\` with a commit of its own and a changed file; *today's order* projects set \`memory_injection_ranking: original\` and \`memory_prompt_recall: false\`. The prompt hook's runs are each a new session.`,
+  `The hook as Claude Code starts it (\`node packages/hook-adapter/dist/session-start.cjs\`: a new process, stdin JSON, tracking file written), median of ${RUNS} runs per cell; each run follows a \`node -e 0\` run (same environment), and the ratio is the median of those pairs' ratios. *Warm*: the injection cached since the files last changed, as at every session start but the first after an edit. *Warm, new signals* (relevance session starts): the same, but git's answer differs from the last start's (a new untracked file each run), so the last plan cannot be reused and the cached index is ranked for a new query — the condition of the relevance budgets. *Cold*: the cache off (\`IFLOW_MEMORY_HOOK_CACHE=0\`), every file parsed and ranked — at 50,000 entries with relevance that takes longer than the 2 s deadline, which then ends it (the session starts without memory, and a background process caches it for the next). Each project is a git repository on a branch \`fix/embedding-call-timeouts\` with a commit of its own and a changed file; *today's order* projects set \`memory_injection_ranking: original\` and \`memory_prompt_recall: false\`. The prompt hook's runs are each a new session.`,
   `Machine: ${cpus().length} × ${cpus()[0]?.model.trim() ?? "cpu"}, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}.`,
   "",
-  `| scenario | warm (ratio to \`node -e 0\`) | cold (ratio) | entries / chars injected | budget (warm) |`,
-  `|---|---|---|---|---|`,
-  `| \`node -e 0\` (baseline) | ${base.toFixed(1)} ms (1.00 ×) | — | — | — |`,
+  `| scenario | warm (ratio to \`node -e 0\`) | warm, new signals (ratio) | cold (ratio) | entries / chars injected | budget (warm; relevance starts: warm, new signals) |`,
+  `|---|---|---|---|---|---|`,
+  `| \`node -e 0\` (baseline) | ${base.toFixed(1)} ms (1.00 ×) | — | — | — | — |`,
   ...rows,
   "<!-- hook-bench:end -->",
 ].join("\n");
