@@ -3,7 +3,7 @@ import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } fro
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { CATEGORIES, parseKnowledgeBank, type Category } from "@iflow-memory/parser";
-import { CLI_BIN, copyCorpus, IN_CI, makeTempDir, REPO_ROOT, runNode, testNodes } from "@iflow-memory/test-utils";
+import { CLI_BIN, copyCorpus, HOOK_BIN, IN_CI, makeTempDir, REPO_ROOT, runNode, testNodes } from "@iflow-memory/test-utils";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { describe, expect, it, onTestFinished } from "vitest";
@@ -92,7 +92,7 @@ describe("the MCP server over stdio", () => {
     expect(called.structuredContent.results.map((result) => result.name)).toContain("Wrapper-Side Emission Outside @with_retry");
   });
 
-  it("loses nothing when four servers store fifteen memories each into one project at once, beside a promote", async () => {
+  it("loses nothing when four servers store fifteen memories each into one project at once, beside a promote and session starts", async () => {
     const { base, project, store } = workspace();
     const clients = await Promise.all([0, 1, 2, 3].map(() => stdioClient(process.execPath, [BUNDLE, "--project-root", project, "--global-store", store], { cwd: base })));
     const memory = (server: number, call: number) => ({
@@ -102,6 +102,21 @@ describe("the MCP server over stdio", () => {
       scope: call % 3 === 0 ? "global" : "project",
     });
     const promote = runNode(CLI_BIN, ["promote", "--all", "--project-root", project, "--global-store", store], { cwd: base, timeoutMs: 120_000 });
+    // Session starts read the files being written, and write the tracking file and the history.
+    let storing = true;
+    const sessionStarts = (async () => {
+      const results = [];
+      for (let round = 0; storing || round < 2; round++) {
+        results.push(
+          ...(await Promise.all(
+            [0, 1].map((hook) =>
+              runNode(HOOK_BIN, [], { env: { HOME: join(base, "home"), IFLOW_MEMORY_HOME: store }, stdin: JSON.stringify({ session_id: `s${round}-${hook}`, cwd: project, hook_event_name: "SessionStart", source: "startup" }) }),
+            ),
+          )),
+        );
+      }
+      return results;
+    })();
     const answers = await Promise.all(
       clients.map(async (client, server) => {
         const results = [];
@@ -112,7 +127,12 @@ describe("the MCP server over stdio", () => {
       }),
     );
     const promoted = await promote;
+    storing = false;
     expect([promoted.code, promoted.stderr]).toEqual([0, ""]);
+    for (const started of await sessionStarts) {
+      expect([started.code, started.stderr]).toEqual([0, ""]);
+      expect(JSON.parse(started.stdout).hookSpecificOutput.additionalContext).toContain("## Engineering Memory");
+    }
     for (const answer of answers.flat()) expect([answer.isError ?? false, answer.structuredContent?.action], answer.content[0]?.text).toEqual([false, "added"]);
 
     const names = (directory: string, scope: "local" | "global") =>
