@@ -16,7 +16,7 @@ describe("the MCP server's search_memory, in the injection history", () => {
     await server.connect(serverSide);
     await client.connect(clientSide);
     try {
-      const found = (await client.callTool({ name: "search_memory", arguments: { query: "embedding call timeouts retry", limit: 3 } })) as { structuredContent: { results: Array<{ hash: string }> } };
+      const found = (await client.callTool({ name: "search_memory", arguments: { query: "embedding call timeouts retry", limit: 3 } })) as unknown as { structuredContent: { results: Array<{ hash: string }> } };
       await client.callTool({ name: "search_memory", arguments: { query: "kubernetes helm chart ingress annotations" } });
       const { records } = await readInjectionHistory(store);
       expect(records.map((record) => ({ ...record, time: "", entries: record.entries.map((entry) => entry.hash) }))).toEqual([

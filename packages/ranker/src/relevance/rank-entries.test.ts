@@ -91,7 +91,7 @@ describe("rankEntries with entryOrders computed beforehand", () => {
           makeEntry({ name: `Entry ${at}`, description: `${spec.words.join(" ")} (${at}).`, observationCount: spec.observationCount, confidence: spec.confidence, lastObserved: spec.lastObserved, filePosition: spec.filePosition }),
         );
         const index = buildRelevanceIndex(entries);
-        const floor = { minimum: 0, relativeToBest: 0, minimumTerms: 1, minimumCoverage: 0 };
+        const floor = { minimumKnownShare: 0, minimum: 0, relativeToBest: 0, minimumTerms: 1, minimumCoverage: 0 };
         const plain = rankEntries(entries, { text: query.join(" ") }, { index, floor });
         const ordered = rankEntries(entries, { text: query.join(" ") }, { index, floor, orders: entryOrders(entries) });
         expect(ordered).toEqual(plain);
