@@ -192,7 +192,7 @@ describe("the MCP server, through the SDK's client", () => {
     const target = { hash: String(stored.hash), name: "Pin Tool Majors" };
     expect(ok(await call("forget_memory", { hash: `sha256:${target.hash}` }))).toEqual({ hash: target.hash, name: target.name, archive: join(store, ".archive.md") });
     expect(readFileSync(join(store, ".archive.md"), "utf8")).toContain(target.name);
-    expect(error(await call("get_memory", { hash: target.hash }))).toMatch(/^no memory has the hash/);
+    expect(error(await call("get_memory", { hash: target.hash }))).toBe(`cannot get "${target.hash}": no memory has that hash; search_memory and list_memories give each memory's hash`);
 
     const local = ok(await call("list_memories", { scope: "project", limit: 1 })) as { memories: Array<{ hash: string; name: string }> };
     expect(error(await call("forget_memory", { hash: local.memories[0]!.hash }))).toMatch(/is in this project's knowledge bank \(.*anti-patterns\.md:\d+\), not the global store: remove it by editing the bank in the repository$/);
@@ -205,7 +205,7 @@ describe("the MCP server, through the SDK's client", () => {
     expect(error(await call("search_memory", { query: 42, limit: "ten" }))).toBe("search_memory: query is required: the task or the error, in plain words; limit must be a number");
     expect(error(await call("search_memory", { query: "x".repeat(200_000) }))).toBe("search_memory: query is too long: keep it under 10000 characters (a description of the work, not a file)");
     expect(error(await call("search_memory", { query: "retries", scope: "everything" }))).toBe("search_memory: scope must be all, project or global");
-    expect(error(await call("get_memory", { hash: "0123456789abcdef" }))).toBe('no memory has the hash "0123456789abcdef": search_memory and list_memories give each memory\'s hash');
+    expect(error(await call("get_memory", { hash: "0123456789abcdef" }))).toBe('cannot get "0123456789abcdef": no memory has that hash; search_memory and list_memories give each memory\'s hash');
     expect(error(await call("get_memory", { hash: "ab" }))).toBe("get_memory: hash must be at least 4 hex digits of a content hash");
     expect(error(await call("record_feedback", { hash: "0123456789abcdef" }))).toBe("record_feedback: helpful is required: true or false");
     expect(error(await call("store_memory", { category: "bugs", name: "", description: "x" }))).toBe("store_memory: category must be anti-patterns, heuristics or patterns; name is empty: give a short title");

@@ -7,7 +7,7 @@ import {
   appendInjectionHistory,
   createHistoryRecord,
   createMemorySearcher,
-  findEntries,
+  findOneEntry,
   findProjectRoot,
   forgetGlobalEntry,
   formatWarning,
@@ -41,8 +41,6 @@ export interface MemoryServerOptions {
   globalStoreDir: string;
   env: Record<string, string | undefined>;
   cwd: string;
-  /** Called after each search with what it returned (the injection history). */
-  onSearch?: (event: { projectRoot: string; query: string; results: Array<{ hash: string; chars: number }> }) => void | Promise<void>;
 }
 
 const CATEGORY = z.enum(["anti-patterns", "heuristics", "patterns"], { error: "category must be anti-patterns, heuristics or patterns" });
@@ -114,15 +112,9 @@ export function createMemoryServer(options: MemoryServerOptions): McpServer {
     }
     return { project, searcher: found };
   };
-  const entry = async (hash: string, prefer: "local" | "global" = "local"): Promise<Entry> => {
-    const { searcher: memory } = await searcher();
-    const sources = await memory.sources();
-    const matches = findEntries([...sources.local, ...sources.global], hash);
-    const distinct = [...new Set(matches.map((match) => match.contentHash))];
-    if (distinct.length === 0) throw new StoreError("ENTRY_NOT_FOUND", `no memory has the hash "${hash}": search_memory and list_memories give each memory's hash`);
-    if (distinct.length > 1) throw new StoreError("ENTRY_NOT_FOUND", `"${hash}" names ${distinct.length} memories (${distinct.slice(0, 3).join(", ")}): give more of the hash`);
-    // A hash in both scopes: the project's copy is the one injected; forgetting is the global one's.
-    return matches.find((match) => match.scope === prefer) ?? matches[0]!;
+  const entry = async (hash: string, verb: string, prefer: Entry["scope"] = "local"): Promise<Entry> => {
+    const sources = await (await searcher()).searcher.sources();
+    return findOneEntry([...sources.local, ...sources.global], hash, { action: `cannot ${verb} "${hash}"`, notFound: "no memory has that hash; search_memory and list_memories give each memory's hash", prefer });
   };
 
   tool(
@@ -149,7 +141,6 @@ export function createMemoryServer(options: MemoryServerOptions): McpServer {
         const { project, searcher: memory } = await searcher();
         const { results, warnings } = await memory.search(args.query, { limit: args.limit ?? 10, scope: args.scope ?? "all" });
         const items = results.map((ranked) => ({ ...describe(ranked.entry), score: Math.round(ranked.score * 1000) / 1000, text: serializeEntry(ranked.entry) }));
-        await options.onSearch?.({ projectRoot: project, query: args.query, results: items.map((item) => ({ hash: item.hash, chars: item.text.length })) });
         const problems = warnings.map(formatWarning);
         if (results.length > 0) {
           // What a search returned is injected into the session too: one line of the injection history.
@@ -228,7 +219,7 @@ export function createMemoryServer(options: MemoryServerOptions): McpServer {
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     async (args) => {
-        const found = await entry(args.hash);
+        const found = await entry(args.hash, "get");
         const votes = readFeedback(options.globalStoreDir).get(found.contentHash);
         return {
           ...describe(found),
@@ -281,7 +272,7 @@ export function createMemoryServer(options: MemoryServerOptions): McpServer {
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     },
     async (args) => {
-        const found = await entry(args.hash, "global");
+        const found = await entry(args.hash, "forget", "global");
         if (found.scope === "local") {
           throw new StoreError(
             "ENTRY_NOT_FOUND",
@@ -307,8 +298,7 @@ export function createMemoryServer(options: MemoryServerOptions): McpServer {
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
     async (args) => {
-        const found = await entry(args.hash);
-        await recordFeedback({ globalStoreDir: options.globalStoreDir, projectRoot: await projectRoot(), hash: found.contentHash, helpful: args.helpful, note: args.note });
+        const { entry: found } = await recordFeedback({ globalStoreDir: options.globalStoreDir, projectRoot: await projectRoot(), hash: args.hash, helpful: args.helpful, note: args.note });
         const votes = readFeedback(options.globalStoreDir).get(found.contentHash);
         return { hash: found.contentHash, name: found.name, helpful: votes?.helpful ?? 0, unhelpful: votes?.unhelpful ?? 0 };
     },

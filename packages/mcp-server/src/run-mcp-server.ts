@@ -2,7 +2,7 @@ import { resolve } from "node:path";
 import type { Readable, Writable } from "node:stream";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { resolveGlobalStoreDir } from "@iflow-memory/store";
-import { createMemoryServer, type MemoryServerOptions } from "./memory-server.js";
+import { createMemoryServer } from "./memory-server.js";
 
 export interface McpServerIO {
   stdin: Readable;
@@ -20,9 +20,9 @@ export interface McpServerIO {
  * @example
  * await runMcpServer({ stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() });
  */
-export async function runMcpServer(io: McpServerIO, options: { projectRoot?: string | undefined; globalStoreDir?: string | undefined; onSearch?: MemoryServerOptions["onSearch"] } = {}): Promise<void> {
+export async function runMcpServer(io: McpServerIO, options: { projectRoot?: string | undefined; globalStoreDir?: string | undefined } = {}): Promise<void> {
   const globalStoreDir = resolve(io.cwd, resolveGlobalStoreDir({ env: io.env, ...(options.globalStoreDir === undefined ? {} : { flag: options.globalStoreDir }) }));
-  const server = createMemoryServer({ projectRoot: options.projectRoot, globalStoreDir, env: io.env, cwd: io.cwd, ...(options.onSearch === undefined ? {} : { onSearch: options.onSearch }) });
+  const server = createMemoryServer({ projectRoot: options.projectRoot, globalStoreDir, env: io.env, cwd: io.cwd });
   const transport = new StdioServerTransport(io.stdin, io.stdout);
   const closed = new Promise<void>((resolve) => {
     const done = () => resolve();

@@ -1,7 +1,7 @@
 import { appendFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { redactSecrets, type Entry } from "@iflow-memory/parser";
-import { findEntries, listEntries } from "./manage-global-store.js";
+import { findOneEntry, listEntries } from "./manage-global-store.js";
 import { FEEDBACK_FILE, MAX_FEEDBACK_NOTE, type FeedbackRecord } from "./read-feedback.js";
 import { StoreError } from "./store-error.js";
 import { isoTimestamp } from "./iso-timestamp.js";
@@ -31,15 +31,7 @@ export interface RecordFeedbackOptions {
  */
 export async function recordFeedback(options: RecordFeedbackOptions): Promise<{ entry: Entry; record: FeedbackRecord }> {
   const { entries } = await listEntries({ projectRoot: options.projectRoot ?? options.globalStoreDir, globalStoreDir: options.globalStoreDir, scope: options.projectRoot === undefined ? "global" : "all" });
-  const matches = findEntries(entries, options.hash);
-  const hashes = [...new Set(matches.map((entry) => entry.contentHash))];
-  if (hashes.length === 0) {
-    throw new StoreError("ENTRY_NOT_FOUND", `cannot record feedback on "${options.hash}": no entry has that hash; search or list to find an entry's hash`);
-  }
-  if (hashes.length > 1) {
-    throw new StoreError("INVALID_FEEDBACK", `cannot record feedback on "${options.hash}": it names ${hashes.length} entries (${hashes.slice(0, 3).join(", ")}); give more of the hash`);
-  }
-  const entry = matches[0]!;
+  const entry = findOneEntry(entries, options.hash, { action: `cannot record feedback on "${options.hash}"`, notFound: "no entry has that hash; search or list to find an entry's hash" });
   const note = options.note === undefined ? "" : redactSecrets(options.note.replace(/\s+/g, " ").trim()).text.slice(0, MAX_FEEDBACK_NOTE);
   const record: FeedbackRecord = {
     ts: isoTimestamp(options.now ?? new Date()),

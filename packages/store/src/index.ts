@@ -54,7 +54,7 @@ export { appendGlobalEntry, formatGlobalEntry, globalStoreHeader, recordMetadata
 export type { GlobalEntryFields } from "./global-store-text.js";
 export { PROMOTIONS_FILE, promoteEntries } from "./promote-entries.js";
 export type { PromoteOptions, PromoteResult, PromoteSelection, PromotedEntry } from "./promote-entries.js";
-export { ARCHIVE_FILE, contestGlobalEntries, findEntries, forgetGlobalEntry, listEntries, readLastInjection, tagGlobalEntry } from "./manage-global-store.js";
+export { ARCHIVE_FILE, contestGlobalEntries, findEntries, findOneEntry, forgetGlobalEntry, listEntries, readLastInjection, tagGlobalEntry } from "./manage-global-store.js";
 export type { EntryReach, ListScope } from "./manage-global-store.js";
 export { collectStats, diagnoseMemory } from "./diagnose-memory.js";
 export type { HealthCheck, MemoryStats } from "./diagnose-memory.js";

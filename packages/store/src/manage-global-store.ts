@@ -51,6 +51,26 @@ export function findEntries(entries: readonly Entry[], query: string): Entry[] {
 }
 
 /**
+ * The one entry `query` names (as `findEntries` reads it): a project's copy and the global
+ * store's share a content hash and count as one, `prefer`'s copy returned when there are both.
+ * When it names none, or several distinct entries, throws ENTRY_NOT_FOUND in one line:
+ * `<action>: <notFound>`, or `<action>: it matches N entries (…); give more of the hash`.
+ *
+ * @example
+ * findOneEntry(entries, "0baa2a5b", { action: "cannot forget 0baa2a5b", notFound: "no global entry has that hash or name; see iflow-memory list --scope global" });
+ */
+export function findOneEntry(entries: readonly Entry[], query: string, options: { action: string; notFound: string; prefer?: Entry["scope"] }): Entry {
+  const found = findEntries(entries, query);
+  const hashes = [...new Set(found.map((entry) => entry.contentHash))];
+  if (hashes.length === 0) throw new StoreError("ENTRY_NOT_FOUND", `${options.action}: ${options.notFound}`);
+  if (hashes.length > 1) {
+    const named = hashes.map((hash) => `sha256:${hash} ${found.find((entry) => entry.contentHash === hash)!.name}`);
+    throw new StoreError("ENTRY_NOT_FOUND", `${options.action}: it matches ${hashes.length} entries (${named.join("; ")}); give more of the hash`);
+  }
+  return found.find((entry) => entry.scope === options.prefer) ?? found[0]!;
+}
+
+/**
  * Moves a global entry to `.archive.md` in the store (never deletes it), all-or-nothing, under
  * the store's lock; entries contested with it stop naming it.
  *
@@ -167,12 +187,7 @@ async function readStoreFiles(directory: string): Promise<Record<Category, { tex
 
 function uniqueEntry(files: Record<Category, { entries: Entry[] }>, query: string, verb: string): Entry {
   const all = CATEGORIES.flatMap((category) => files[category].entries);
-  const found = findEntries(all, query);
-  if (found.length === 0) throw new StoreError("ENTRY_NOT_FOUND", `cannot ${verb} ${query}: no global entry has that hash or name; see iflow-memory list --scope global`);
-  if (found.length > 1) {
-    throw new StoreError("ENTRY_NOT_FOUND", `cannot ${verb} ${query}: it matches ${found.length} entries (${found.map((entry) => `sha256:${entry.contentHash} ${entry.name}`).join("; ")}); give more of the hash`);
-  }
-  return found[0]!;
+  return findOneEntry(all, query, { action: `cannot ${verb} ${query}`, notFound: "no global entry has that hash or name; see iflow-memory list --scope global" });
 }
 
 /** The raw text of the tracking file, parsed, or null. */
