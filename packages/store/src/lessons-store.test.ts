@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { makeTempDir } from "@iflow-memory/test-utils";
 import { describe, expect, it } from "vitest";
@@ -116,6 +117,20 @@ describe("lessons in an ArcheFlow memory directory", () => {
     const audit = readFileSync(join(directory, "audit.jsonl"), "utf8").trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(audit.map((record) => record.type ?? "injection")).toEqual(["injection", "effectiveness_check", "effectiveness_check", "effectiveness_check"]);
     expect(audit[0]).toEqual({ ts: "2026-11-22T10:00:00Z", run_id: "r8", domain: "writing", archetype: "", lessons_injected: ["m-003", "m-001", "m-002"], lesson_count: 3 });
+  });
+
+  it("refuses to change lessons when lessons.jsonl or archive.jsonl is there but cannot be read, and leaves both as they were", async () => {
+    for (const name of ["lessons.jsonl", "archive.jsonl"]) {
+      const directory = memoryDir(SKILL_LINES);
+      const path = join(directory, name);
+      rmSync(path, { force: true });
+      execFileSync("mkfifo", [path]); // not a file: read as nothing, it would have been replaced by the new lessons alone
+      await expect(addLesson(directory, { description: "Prefer small steps" }, clock)).rejects.toThrow(
+        new RegExp(`^cannot change ${path.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: is a FIFO, not a file; nothing was changed — fix or move the file, then run the command again$`),
+      );
+      expect(statSync(path).isFIFO()).toBe(true);
+      if (name === "archive.jsonl") expect(readFileSync(join(directory, "lessons.jsonl"), "utf8")).toBe(`${SKILL_LINES.join("\n")}\n`);
+    }
   });
 
   it("treats a missing directory as no lessons, and creates it on the first write", async () => {

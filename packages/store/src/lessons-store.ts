@@ -3,6 +3,7 @@ import { join, resolve } from "node:path";
 import { lessonId, lessonNumber, parseLessonLines, serializeLesson, type Lesson, type LessonLine, type LessonWarning } from "@iflow-memory/parser";
 import { commitFiles } from "./commit-files.js";
 import { readTextFile, readTextFileSync } from "./read-text-file.js";
+import { StoreError } from "./store-error.js";
 import { withStoreLock } from "./with-store-lock.js";
 
 /** Where ArcheFlow keeps its memory, relative to the project. */
@@ -77,8 +78,9 @@ export async function updateLessons<T>(
   return withStoreLock(absolute, async () => {
     const lessonsPath = join(absolute, "lessons.jsonl");
     const archivePath = join(absolute, "archive.jsonl");
-    const lessonsFile = await readLessonFile(lessonsPath);
-    const archiveFile = await readLessonFile(archivePath);
+    // A file that is there but cannot be read would be rewritten as if it were empty: refused.
+    const lessonsFile = await readLessonFile(lessonsPath, { forUpdate: true });
+    const archiveFile = await readLessonFile(archivePath, { forUpdate: true });
     const audit = await readAudit(join(absolute, "audit.jsonl"));
     const state = readState(absolute);
     const current: LessonsRead = {
@@ -111,10 +113,13 @@ export async function updateLessons<T>(
   });
 }
 
-async function readLessonFile(path: string): Promise<{ lines: LessonLine[]; text: string; warnings: LessonWarning[] }> {
+async function readLessonFile(path: string, options: { forUpdate?: boolean } = {}): Promise<{ lines: LessonLine[]; text: string; warnings: LessonWarning[] }> {
   const file = await readTextFile(path);
   if ("missing" in file) return { lines: [], text: "", warnings: [] };
-  if ("warning" in file) return { lines: [], text: "", warnings: [{ path, line: 0, message: file.warning.message }] };
+  if ("warning" in file) {
+    if (options.forUpdate === true) throw new StoreError("STORE_UNREADABLE", `cannot change ${path}: ${file.warning.message.replace(/; skipped$/, "")}; nothing was changed — fix or move the file, then run the command again`);
+    return { lines: [], text: "", warnings: [{ path, line: 0, message: file.warning.message }] };
+  }
   return { ...parseLessonLines(file.text, path), text: file.text };
 }
 
