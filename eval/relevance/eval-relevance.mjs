@@ -266,3 +266,6 @@ if (process.argv.includes("--write")) {
   const pattern = /<!-- eval-relevance:start -->[\s\S]*?<!-- eval-relevance:end -->/;
   writeFileSync(path, pattern.test(text) ? text.replace(pattern, section) : `${text.trimEnd()}\n\n## Relevance (\`pnpm eval:relevance\`)\n\n${section}\n`);
 }
+
+// What the prompt hook adds, on labelled prompts (its own script; `--write` writes its section too).
+await import("../prompt-recall/eval-prompt-recall.mjs");

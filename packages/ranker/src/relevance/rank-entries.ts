@@ -71,13 +71,14 @@ export const DEFAULT_RANKING = {
 } as const;
 
 /**
- * The floor of what a prompt adds mid-session (the UserPromptSubmit hook): stricter per entry than
- * a session start's, since most prompts are small steps ("run the tests", "looks good, commit it")
- * whose one familiar word would otherwise bring entries at every turn. Not tuned by the
- * relevance set, whose contexts all say what a session is about; set so that such prompts add
- * nothing, as they did before the session start's floor was lowered.
+ * The floor of what a prompt adds mid-session (the UserPromptSubmit hook): much stricter per entry
+ * than a session start's, since most prompts are small steps ("try that again", "looks good, next
+ * task") whose one familiar word would otherwise bring entries at every turn, and an entry that
+ * does not apply costs every later turn its context. An entry must match strongly (relevance ≥ 10)
+ * and nearly as well as the best one (≥ 70% of it). Chosen by `pnpm eval:relevance` on the dev half
+ * of its labelled prompts (eval/prompt-recall), for precision first (F0.5).
  */
-export const PROMPT_RECALL_FLOOR: RelevanceFloor = { minimumKnownShare: 0.7, minimum: 6, relativeToBest: 0.1, minimumTerms: 1, minimumCoverage: 0.1 };
+export const PROMPT_RECALL_FLOOR: RelevanceFloor = { minimumKnownShare: 0.6, minimum: 10, relativeToBest: 0.7, minimumTerms: 1, minimumCoverage: 0.1 };
 
 const CONFIDENCE_SCORE: Record<Confidence, number> = { high: 1, medium: 0.5, low: 0 };
 // Feedback moves an entry by at most this factor either way, and a single vote by much less:
