@@ -11,7 +11,7 @@
 // in how many prompts at least one added entry is labelled, and how many of the labelled entries
 // are added (recall, out of at most the hook's limit).
 // `--write` also puts the figures into BENCHMARKS.md (between the eval-prompt-recall markers).
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { planInjection, PROMPT_RECALL_FLOOR } from "../../packages/ranker/dist/index.js";
@@ -43,7 +43,7 @@ const midSession = prompts.map((prompt) => {
   return { id: prompt.id, kind: prompt.kind, text: prompt.text, grades };
 });
 const firstPrompts = (file) =>
-  JSON.parse(readFileSync(join(REPO_ROOT, "eval/relevance", file), "utf8"))
+  (existsSync(join(REPO_ROOT, "eval/relevance", file)) ? JSON.parse(readFileSync(join(REPO_ROOT, "eval/relevance", file), "utf8")) : { contexts: [] })
     .contexts.filter((context) => context.kind === "prompt")
     .map((context) => ({ id: context.id, kind: "first prompt", text: context.query.text, grades: new Map(context.labels.map((label) => [label.hash, label.grade])) }));
 
@@ -67,6 +67,7 @@ const all = [
   ...midSession.map((prompt) => ({ ...prompt, split: Number(prompt.id.replace(/\D/g, "")) % 2 === 1 ? "dev" : "held-out" })),
   ...firstPrompts("dev.json").map((prompt) => ({ ...prompt, split: "dev" })),
   ...firstPrompts("heldout.json").map((prompt) => ({ ...prompt, split: "held-out" })),
+  ...firstPrompts("heldout-2.json").map((prompt) => ({ ...prompt, split: "held-out" })),
 ];
 for (const prompt of all) {
   const shipped = planPromptRecall(injection, prompt.text, new Set()).entries.map((entry) => entry.contentHash);

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Validates eval/relevance/dev.json and heldout.json against the entries the list command reports.
+// Validates eval/relevance/dev.json, heldout.json (and heldout-2.json) against the entries the list command reports.
 // Usage:
 //   node eval/relevance/validate-labels.mjs <list.json>
 //   node eval/relevance/validate-labels.mjs            (spawns ./node_modules/.bin/iflow-memory list itself)
@@ -39,8 +39,9 @@ const err = (m) => errors.push(m);
 const ids = new Set();
 const totals = { contexts: 0, byKind: Object.fromEntries(KINDS.map((k) => [k, 0])) };
 
-for (const split of ["dev", "heldout"]) {
-  const file = join(here, `${split}.json`);
+for (const split of ["dev", "heldout", "heldout2"]) {
+  const file = join(here, `${split === "heldout2" ? "heldout-2" : split}.json`);
+  if (split === "heldout2" && !existsSync(file)) continue;
   const doc = JSON.parse(readFileSync(file, "utf8"));
   for (const f of ["description", "bank", "globalStore", "contexts"]) if (!(f in doc)) err(`${split}: missing ${f}`);
   const stats = Object.fromEntries(KINDS.map((k) => [k, { n: 0, empty: 0, labels: 0 }]));

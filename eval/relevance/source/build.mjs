@@ -3,7 +3,7 @@
 // and each row of that index is checked against the list command's JSON.
 // Usage: node eval/relevance/source/build.mjs /tmp/labels-entries.json
 // (the JSON comes from: iflow-memory list --project-root <bank> --global-store <store> --scope all --json)
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -24,6 +24,11 @@ for (const line of readFileSync(join(here, "entry-index.tsv"), "utf8").split("\n
 
 const { contexts } = JSON.parse(readFileSync(join(here, "contexts.json"), "utf8"));
 const { labels } = JSON.parse(readFileSync(join(here, "labels.json"), "utf8"));
+// A second held-out set, written and labelled later the same way (contexts first, then labels).
+if (existsSync(join(here, "contexts-heldout2.json"))) {
+  contexts.push(...JSON.parse(readFileSync(join(here, "contexts-heldout2.json"), "utf8")).contexts);
+  Object.assign(labels, JSON.parse(readFileSync(join(here, "labels-heldout2.json"), "utf8")).labels);
+}
 
 const description =
   "Relevance set for iflow-memory, labelled by hand. 54 contexts (40 dev, 14 heldout) of four kinds " +
@@ -37,7 +42,7 @@ const description =
   "the tasks.md heading-format rule is grade 1 for the tasks-phase context, since a wrong format breaks the implement step). " +
   "A second pass went entry by entry across all contexts to catch omissions. Contexts were not edited after labelling.";
 
-const out = { dev: [], heldout: [] };
+const out = { dev: [], heldout: [], heldout2: [] };
 for (const c of contexts) {
   const l = labels[c.id];
   if (!l) throw new Error(`no labels for ${c.id}`);
@@ -51,13 +56,19 @@ for (const c of contexts) {
   });
   out[c.split].push({ id: c.id, kind: c.kind, query: c.query, labels: ls, rationale: l.rationale });
 }
-for (const split of ["dev", "heldout"]) {
+const description2 =
+  "A second held-out set for iflow-memory's relevance, written after the first was reported, by another labeller, in the same way: " +
+  "20 contexts, 5 of each kind, written and saved first; then every one of the 265 distinct entries judged for each by meaning, " +
+  "with no search or scoring code (grade 2 = directly applies, grade 1 = useful background), and a second pass entry by entry. " +
+  "Never tuned on.";
+for (const split of ["dev", "heldout", "heldout2"]) {
+  if (split === "heldout2" && out.heldout2.length === 0) continue;
   const doc = {
-    description,
+    description: split === "heldout2" ? description2 : description,
     bank: "shared/corpora/iflow-kb-2026-04",
     globalStore: "shared/corpora/global-store-example",
     contexts: out[split],
   };
-  writeFileSync(join(here, "..", `${split}.json`), JSON.stringify(doc, null, 2) + "\n");
+  writeFileSync(join(here, "..", `${split === "heldout2" ? "heldout-2" : split}.json`), JSON.stringify(doc, null, 2) + "\n");
   console.log(`${split}.json: ${out[split].length} contexts`);
 }
