@@ -14,7 +14,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { planInjection, PROMPT_RECALL_FLOOR } from "../../packages/ranker/dist/index.js";
+import { planInjection, PROMPT_RECALL_FLOOR, queryTerms } from "../../packages/ranker/dist/index.js";
 import { planPromptRecall, PROMPT_RECALL_MAX_CHARS, prepareSessionInjection } from "../../packages/store/dist/index.js";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -57,6 +57,8 @@ const maxChars = Math.min(PROMPT_RECALL_MAX_CHARS, injection.config.injectionMax
 // What a prompt adds with the hook's floor, or another one: the shipped planning (planPromptRecall
 // is planInjection with PROMPT_RECALL_FLOOR, checked below for every prompt).
 function added(prompt, floor = PROMPT_RECALL_FLOOR) {
+  // A prompt of stop words alone adds nothing (planPromptRecall), whatever the floor.
+  if (queryTerms({ text: prompt.text }).size === 0) return [];
   const plan = planInjection({ candidates: injection.ranking.candidates, limit, maxChars, query: { text: prompt.text }, ranking: { index: injection.ranking.index, floor } });
   return [...new Set(plan.entries.map((entry) => entry.contentHash))];
 }
@@ -110,7 +112,7 @@ function objective(runs) {
 
 function* floors() {
   for (const minimumKnownShare of [0.6, 0.7, 0.8])
-    for (const minimum of [4, 6, 8, 10])
+    for (const minimum of [0.64, 0.96, 1.28, 1.6])
       for (const relativeToBest of [0.1, 0.3, 0.5, 0.7])
         for (const minimumTerms of [1, 2])
           for (const minimumCoverage of [0.1, 0.2, 0.3]) yield { minimumKnownShare, minimum, relativeToBest, minimumTerms, minimumCoverage };

@@ -146,7 +146,7 @@ function shipped(context) {
 
 // For tuning: each context ranked once per weight setting with no floor, then each floor applied
 // to that list by the ranker's own rule (rankEntries: nothing when the query's known share <
-// minimumKnownShare; else relevance ≥ max(minimum, relativeToBest × best), terms ≥
+// minimumKnownShare; else relevance ≥ max(minimum × rarest, relativeToBest × best), terms ≥
 // min(minimumTerms, max(1, ⌊query terms / 2⌋)), coverage ≥ minimumCoverage).
 const NO_FLOOR = { minimumKnownShare: 0, minimum: 0, relativeToBest: 0, minimumTerms: 0, minimumCoverage: 0 };
 const indexCache = new Map();
@@ -175,6 +175,8 @@ function rankedOnce(parameters, context) {
     ranked,
     terms: terms.size,
     knownShare: queryKnownShare(terms, index),
+    // The floor's `minimum` is in units of the rarest term's weight (rankEntries).
+    rarest: Math.log(1 + (index.documents + 0.5) / 0.5),
     best: Math.max(0, ...ranked.map((item) => item.relevance)),
     // The floor's inputs as flat arrays.
     relevance: Float64Array.from(ranked, (item) => item.relevance),
@@ -188,9 +190,9 @@ function rankedOnce(parameters, context) {
 function ours(parameters) {
   const { floor } = parameters;
   return (context) => {
-    const { ranked, terms, knownShare, best, relevance, matchedTerms, coverage, hashes } = rankedWithoutFloor(parameters, context);
+    const { ranked, terms, knownShare, rarest, best, relevance, matchedTerms, coverage, hashes } = rankedWithoutFloor(parameters, context);
     if (knownShare < floor.minimumKnownShare) return { ranking: [], injected: 0 };
-    const threshold = Math.max(floor.minimum, floor.relativeToBest * best);
+    const threshold = Math.max(floor.minimum * rarest, floor.relativeToBest * best);
     const termsNeeded = Math.min(floor.minimumTerms, Math.max(1, Math.floor(terms / 2)));
     // The first LIMIT entries over the floor: all that a session gets and that the metrics read.
     const passing = () => {
@@ -223,7 +225,7 @@ function* grid() {
             const query = { ...DEFAULT_QUERY_WEIGHTS, changedFiles, commitSubjects, featureSummary };
             for (const prominenceWeight of [0, 0.3])
               for (const minimumKnownShare of [0, 0.5, 0.6, 0.7, 0.8])
-                for (const minimum of [1.5, 2.5, 4, 6])
+                for (const minimum of [0.24, 0.4, 0.64, 0.96])
                   for (const relativeToBest of [0.1, 0.25, 0.4])
                     for (const minimumTerms of [1, 2, 3])
                       for (const minimumCoverage of [0, 0.1, 0.2, 0.3])

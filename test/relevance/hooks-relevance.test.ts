@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { CLI_BIN, copyCorpus, HOOK_BIN, makeTempDir, PROMPT_HOOK_BIN, runNode } from "@iflow-memory/test-utils";
+import { CLI_BIN, copyCorpus, HOOK_BIN, makeTempDir, PROMPT_HOOK_BIN, REPO_ROOT, runNode } from "@iflow-memory/test-utils";
 import { describe, expect, it } from "vitest";
 
 const GIT_ENV = { GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t" };
@@ -114,12 +114,28 @@ describe("the UserPromptSubmit hook", () => {
     // The same prompt again: the session has it already.
     expect(headers((await prompt(root, home, question)).stdout, "UserPromptSubmit")).not.toContain("### Anti-Pattern: Assuming FTS5 Availability via SQL Function Call");
     expect((await prompt(root, home, "ok, thanks — go ahead")).stdout).toBe("");
+    // Stop words alone: nothing to match, so nothing (not today's order, as for a session with nothing to rank by).
+    expect((await prompt(root, home, "try that again")).stdout).toBe("");
+    expect((await prompt(root, home, "yes, do it")).stdout).toBe("");
     // Small steps in the bank's own words: one familiar word does not bring entries at every turn.
     expect((await prompt(root, home, "run the tests")).stdout).toBe("");
     expect((await prompt(root, home, "looks good, commit it")).stdout).toBe("");
     // What the bank never speaks of adds at most two weak matches (the bound eval:relevance holds the ranking to).
     expect(headers((await prompt(root, home, "make the pricing page's css grid stack on mobile")).stdout, "UserPromptSubmit").length).toBeLessThanOrEqual(2);
     expect(headers((await prompt(root, home, question, "s2")).stdout, "UserPromptSubmit")).toContain("### Anti-Pattern: Assuming FTS5 Availability via SQL Function Call");
+  });
+
+  it("adds what a prompt clearly asks about on a bank of a dozen entries too: the floor scales with the bank's size", async () => {
+    const base = makeTempDir();
+    const home = join(base, "home");
+    const root = join(base, "demo-project");
+    cpSync(join(REPO_ROOT, "examples/demo-project"), root, { recursive: true });
+    cpSync(join(REPO_ROOT, "examples/demo-global-store"), join(home, ".claude/iflow/memory"), { recursive: true });
+    const asked = await prompt(root, home, "retry the checkout payment request when it times out");
+    expect([asked.code, asked.stderr]).toEqual([0, ""]);
+    expect(headers(asked.stdout, "UserPromptSubmit")).toEqual(["### Anti-Pattern: Retrying Non-Idempotent Requests"]);
+    expect((await prompt(root, home, "looks good, commit it")).stdout).toBe("");
+    expect((await prompt(root, home, "try that again")).stdout).toBe("");
   });
 
   it("does not repeat what the session start injected", async () => {

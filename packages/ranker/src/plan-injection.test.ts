@@ -50,7 +50,7 @@ describe("planInjection (with a query)", () => {
   );
 
   it("injects only the entries that match, even when the limit and the category minimum have room", () => {
-    const plan = planInjection({ local: [...proven, retries], global: [], project: "p", limit: 20, maxChars: 9000, query: { branch: "fix/retry-embedding-calls" }, ranking: { floor: { minimumKnownShare: 0, minimum: 1, relativeToBest: 0.2, minimumTerms: 1, minimumCoverage: 0.1 } } });
+    const plan = planInjection({ local: [...proven, retries], global: [], project: "p", limit: 20, maxChars: 9000, query: { branch: "fix/retry-embedding-calls" }, ranking: { floor: { minimumKnownShare: 0, minimum: 0.36, relativeToBest: 0.2, minimumTerms: 1, minimumCoverage: 0.1 } } });
     expect([plan.entries.map((entry) => entry.name), plan.ranked?.map((item) => item.entry.name)]).toEqual([["Retry Embedding Calls"], ["Retry Embedding Calls"]]);
   });
 

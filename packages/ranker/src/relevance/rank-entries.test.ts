@@ -9,8 +9,8 @@ const hooks = makeEntry({ name: "Keep Session Hooks Fast", description: "A slow 
 const reviews = makeEntry({ name: "Small Pull Requests", description: "Small pull requests are reviewed faster and more carefully.", category: "heuristics" });
 const entries = [retries, hooks, reviews];
 // A floor for a bank of a handful of entries (the default is set for real banks of hundreds; three
-// entries know too few words for the known-share gate).
-const floor = { minimumKnownShare: 0, minimum: 1, relativeToBest: 0.2, minimumTerms: 1, minimumCoverage: 0.1 };
+// entries know too few words for the known-share gate). Relevance ≥ 0.5 × the rarest term's weight (1.04 here).
+const floor = { minimumKnownShare: 0, minimum: 0.5, relativeToBest: 0.2, minimumTerms: 1, minimumCoverage: 0.1 };
 
 describe("rankEntries", () => {
   it("leaves out an entry that holds too small a share of the query's weight (a query mostly about what the bank never mentions)", () => {

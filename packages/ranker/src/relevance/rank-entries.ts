@@ -22,8 +22,11 @@ export interface RankingOptions {
    * `minimumKnownShare` of its weight is on terms the bank holds at all (`queryKnownShare`), since
    * a query mostly about what the bank never speaks of (a CSS grid, a docker image, a licence
    * year) matches nothing, however well one of its few familiar words does. Then each entry: it
-   * is ranked only when its relevance is at least `minimum` and at least `relativeToBest` × the
-   * best entry's, it holds at least `minimumTerms` of the query's terms (at most half of them),
+   * is ranked only when its relevance is at least `minimum` × the weight of a term only one entry
+   * holds (BM25's largest idf, log(1 + (entries + 0.5) / 0.5): relevance grows with the log of the
+   * bank's size, and one floor must fit a bank of ten entries as well as one of 50,000) and at
+   * least `relativeToBest` × the best entry's, it holds at least `minimumTerms` of the query's
+   * terms (at most half of them),
    * and those terms make up at least `minimumCoverage` of the query's weight (each term weighted
    * by how rare it is in the bank; a term the bank never uses counts as the rarest).
    */
@@ -66,7 +69,7 @@ export interface RankedEntry<T extends Entry = Entry> {
 
 export const DEFAULT_RANKING = {
   saturation: 1.2,
-  floor: { minimumKnownShare: 0.7, minimum: 1.5, relativeToBest: 0.1, minimumTerms: 1, minimumCoverage: 0 },
+  floor: { minimumKnownShare: 0.7, minimum: 0.24, relativeToBest: 0.1, minimumTerms: 1, minimumCoverage: 0 },
   prominenceWeight: 0.3,
 } as const;
 
@@ -74,11 +77,12 @@ export const DEFAULT_RANKING = {
  * The floor of what a prompt adds mid-session (the UserPromptSubmit hook): much stricter per entry
  * than a session start's, since most prompts are small steps ("try that again", "looks good, next
  * task") whose one familiar word would otherwise bring entries at every turn, and an entry that
- * does not apply costs every later turn its context. An entry must match strongly (relevance ≥ 10)
- * and nearly as well as the best one (≥ 70% of it). Chosen by `pnpm eval:relevance` on the dev half
- * of its labelled prompts (eval/prompt-recall), for precision first (F0.5).
+ * does not apply costs every later turn its context. An entry must match strongly (relevance ≥ 1.6
+ * × the rarest term's weight: 10 on the real 265-entry bank, 5.2 on a bank of a dozen) and nearly
+ * as well as the best one (≥ 70% of it). Chosen by `pnpm eval:relevance` on the dev half of its
+ * labelled prompts (eval/prompt-recall), for precision first (F0.5).
  */
-export const PROMPT_RECALL_FLOOR: RelevanceFloor = { minimumKnownShare: 0.6, minimum: 10, relativeToBest: 0.7, minimumTerms: 1, minimumCoverage: 0.1 };
+export const PROMPT_RECALL_FLOOR: RelevanceFloor = { minimumKnownShare: 0.6, minimum: 1.6, relativeToBest: 0.7, minimumTerms: 1, minimumCoverage: 0.1 };
 
 const CONFIDENCE_SCORE: Record<Confidence, number> = { high: 1, medium: 0.5, low: 0 };
 // Feedback moves an entry by at most this factor either way, and a single vote by much less:
@@ -136,7 +140,7 @@ export function rankEntries<T extends Entry>(entries: readonly T[], query: Relev
 
   let best = 0;
   for (const position of matchedPositions) best = Math.max(best, relevance[position]!);
-  const threshold = Math.max(floor.minimum, floor.relativeToBest * best);
+  const threshold = Math.max(floor.minimum * rarest, floor.relativeToBest * best);
   // A query of two or three terms is met by one that matches well.
   const termsNeeded = Math.min(floor.minimumTerms, Math.max(1, Math.floor(terms.size / 2)));
   const passing = matchedPositions.filter((position) => relevance[position]! >= threshold && termCounts[position]! >= termsNeeded && covered[position]! >= floor.minimumCoverage * queryWeight);

@@ -36,7 +36,8 @@ export function planSessionStart(injection: SessionInjection, query: RelevanceQu
  * What a prompt adds: the entries relevant to the prompt that the session has not been given
  * (`given`), at most `memory_prompt_recall_limit` and `PROMPT_RECALL_MAX_CHARS` characters;
  * nothing when none clears the prompt's relevance floor (`PROMPT_RECALL_FLOOR`, stricter than a
- * session start's), or when prompt recall or injection is off.
+ * session start's), when the prompt has no word but stop words, or when prompt recall or
+ * injection is off.
  *
  * @example
  * planPromptRecall(injection, "why does the embedding call time out?", readSessionLedger(store, id)).block;
@@ -48,7 +49,9 @@ export function planPromptRecall(
   options: { feedback?: ReadonlyMap<string, EntryFeedback> } = {},
 ): TrackedPlan {
   const { config, ranking } = injection;
-  if (!config.injectionEnabled || !config.promptRecall || config.promptRecallLimit === 0 || ranking === undefined) {
+  // A prompt of stop words alone ("try that again", "yes, do it") has nothing to match: without
+  // this, planning would take it for a session with nothing to rank by and give today's order.
+  if (!config.injectionEnabled || !config.promptRecall || config.promptRecallLimit === 0 || ranking === undefined || queryTerms({ text: prompt }).size === 0) {
     return { block: "", entries: [], sources: { local: 0, global: 0 }, droppedForBudget: 0 };
   }
   const plan = planInjection({
