@@ -14,6 +14,7 @@ import {
   DEFAULT_RANKING,
   fitToBudget,
   injectionCandidates,
+  knownShareGate,
   planInjection,
   queryKnownShare,
   queryTerms,
@@ -175,6 +176,8 @@ function rankedOnce(parameters, context) {
     ranked,
     terms: terms.size,
     knownShare: queryKnownShare(terms, index),
+    // The gate's share for this bank's vocabulary (rankEntries: knownShareGate ÷ minimumKnownShare).
+    gateScale: knownShareGate({ minimumKnownShare: 1 }, index),
     // The floor's `minimum` is in units of the rarest term's weight (rankEntries).
     rarest: Math.log(1 + (index.documents + 0.5) / 0.5),
     best: Math.max(0, ...ranked.map((item) => item.relevance)),
@@ -190,8 +193,8 @@ function rankedOnce(parameters, context) {
 function ours(parameters) {
   const { floor } = parameters;
   return (context) => {
-    const { ranked, terms, knownShare, rarest, best, relevance, matchedTerms, coverage, hashes } = rankedWithoutFloor(parameters, context);
-    if (knownShare < floor.minimumKnownShare) return { ranking: [], injected: 0 };
+    const { ranked, terms, knownShare, gateScale, rarest, best, relevance, matchedTerms, coverage, hashes } = rankedWithoutFloor(parameters, context);
+    if (knownShare < floor.minimumKnownShare * gateScale) return { ranking: [], injected: 0 };
     const threshold = Math.max(floor.minimum * rarest, floor.relativeToBest * best);
     const termsNeeded = Math.min(floor.minimumTerms, Math.max(1, Math.floor(terms / 2)));
     // The first LIMIT entries over the floor: all that a session gets and that the metrics read.

@@ -138,6 +138,18 @@ describe("the UserPromptSubmit hook", () => {
     expect((await prompt(root, home, "try that again")).stdout).toBe("");
   });
 
+  it("adds what a prompt asks about from a global store of four entries alone, in words the store mostly never uses", async () => {
+    const base = makeTempDir();
+    const home = join(base, "home");
+    const root = join(base, "empty-project");
+    mkdirSync(join(root, ".git"), { recursive: true });
+    cpSync(join(REPO_ROOT, "examples/demo-global-store"), join(home, ".claude/iflow/memory"), { recursive: true });
+    const asked = await prompt(root, home, "the state file sometimes ends up half written after a crash, how do we write it safely");
+    expect([asked.code, asked.stderr]).toEqual([0, ""]);
+    expect(headers(asked.stdout, "UserPromptSubmit")).toEqual(["### Pattern: Atomic Writes for State Files"]);
+    expect((await prompt(root, home, "make the pricing page's css grid stack on mobile")).stdout).toBe("");
+  });
+
   it("does not repeat what the session start injected", async () => {
     const { home, root, git, store } = repository();
     git("checkout", "--quiet", "-b", "fix/embedding-call-timeouts");

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { makeEntry } from "../__fixtures__/make-entry.js";
-import { entryOrders, rankEntries } from "./rank-entries.js";
+import { entryOrders, GATE_VOCABULARY, knownShareGate, rankEntries } from "./rank-entries.js";
 import { buildRelevanceIndex } from "./relevance-index.js";
 
 const retries = makeEntry({ name: "Retry Embedding Calls With Backoff", description: "Embedding calls time out under load; retry them with exponential backoff and a timeout.", metadataText: "- Instead: Wrap every embedding call in the retry helper\n- Source: Feature #034" });
@@ -19,10 +19,21 @@ describe("rankEntries", () => {
     expect(rankEntries(entries, query, { floor: { ...floor, minimumCoverage: 0.3 } })).toEqual([]);
   });
 
-  it("ranks nothing for a query mostly in words the bank never uses, however well one of them matches", () => {
+  it("ranks nothing for a query mostly in words a bank of a broad vocabulary never uses, however well one of them matches", () => {
     const query = { text: "retry the css grid on the pricing page" };
-    expect(rankEntries(entries, query, { floor }).map((item) => item.entry.name)).toEqual(["Retry Embedding Calls With Backoff"]);
-    expect(rankEntries(entries, query, { floor: { ...floor, minimumKnownShare: 0.5 } })).toEqual([]);
+    const broad = [...entries, ...fillerEntries(GATE_VOCABULARY)];
+    expect(rankEntries(broad, query, { floor }).map((item) => item.entry.name)).toEqual(["Retry Embedding Calls With Backoff"]);
+    expect(rankEntries(broad, query, { floor: { ...floor, minimumKnownShare: 0.5 } })).toEqual([]);
+  });
+
+  it("asks a bank of a narrow vocabulary for a smaller known share, in proportion, so that its entries' own floor decides", () => {
+    const query = { text: "retry the css grid on the pricing page" };
+    const gateFloor = { ...floor, minimumKnownShare: 0.5 };
+    expect(rankEntries(entries, query, { floor: gateFloor }).map((item) => item.entry.name)).toEqual(["Retry Embedding Calls With Backoff"]);
+    const small = buildRelevanceIndex(entries);
+    const termCount = Object.keys(small.postings).length;
+    expect(knownShareGate(gateFloor, small)).toBeCloseTo((0.5 * termCount) / GATE_VOCABULARY, 10);
+    expect(knownShareGate(gateFloor, buildRelevanceIndex([...entries, ...fillerEntries(GATE_VOCABULARY)]))).toBe(0.5);
   });
 
   it("ranks the entries that match the query, best first, with the matched terms and the parts of the score", () => {
@@ -100,3 +111,10 @@ describe("rankEntries with entryOrders computed beforehand", () => {
     );
   });
 });
+
+/** Entries holding `count` distinct made-up words between them (a vocabulary as broad as a real bank's). */
+function fillerEntries(count: number) {
+  const letters = (n: number): string => (n < 26 ? "" : letters(Math.floor(n / 26) - 1)) + String.fromCharCode(97 + (n % 26));
+  const words = Array.from({ length: count }, (_, n) => `zq${letters(n)}x`);
+  return Array.from({ length: Math.ceil(count / 100) }, (_, at) => makeEntry({ name: `Filler ${at}`, description: words.slice(at * 100, at * 100 + 100).join(" ") }));
+}

@@ -19,7 +19,8 @@ export interface RankingOptions {
   saturation?: number;
   /**
    * The relevance floor. First the query as a whole: nothing is ranked when less than
-   * `minimumKnownShare` of its weight is on terms the bank holds at all (`queryKnownShare`), since
+   * `minimumKnownShare` of its weight is on terms the bank holds at all (`queryKnownShare`; less
+   * for a bank of a narrow vocabulary: `knownShareGate`), since
    * a query mostly about what the bank never speaks of (a CSS grid, a docker image, a licence
    * year) matches nothing, however well one of its few familiar words does. Then each entry: it
    * is ranked only when its relevance is at least `minimum` × the weight of a term only one entry
@@ -84,6 +85,33 @@ export const DEFAULT_RANKING = {
  */
 export const PROMPT_RECALL_FLOOR: RelevanceFloor = { minimumKnownShare: 0.6, minimum: 1.6, relativeToBest: 0.7, minimumTerms: 1, minimumCoverage: 0.1 };
 
+/**
+ * The vocabulary (distinct terms) of the bank the known-share gates were tuned on: the real
+ * 2026-04 bank with the global-store example, 265 entries (`pnpm eval:relevance`).
+ */
+export const GATE_VOCABULARY = 1472;
+
+/**
+ * The known share a query needs to be ranked at all: `floor.minimumKnownShare` for a bank whose
+ * vocabulary is as broad as the one the gate was tuned on (`GATE_VOCABULARY` terms), and
+ * proportionally less for a narrower one. A bank of a dozen entries knows a few hundred words, so
+ * it knows little of any query, a relevant one included ("the state file ends up half written
+ * after a crash" asks a bank that holds "Atomic Writes for State Files" mostly in words it
+ * never uses); its entries' own floor decides instead.
+ *
+ * @example
+ * knownShareGate(DEFAULT_RANKING.floor, buildRelevanceIndex(entries)); // 0.7 for a bank of hundreds
+ */
+export function knownShareGate(floor: Pick<RelevanceFloor, "minimumKnownShare">, index: RelevanceIndex): number {
+  let size = VOCABULARY_SIZES.get(index);
+  if (size === undefined) {
+    size = Object.keys(index.postings).length;
+    VOCABULARY_SIZES.set(index, size);
+  }
+  return floor.minimumKnownShare * Math.min(1, size / GATE_VOCABULARY);
+}
+const VOCABULARY_SIZES = new WeakMap<RelevanceIndex, number>();
+
 const CONFIDENCE_SCORE: Record<Confidence, number> = { high: 1, medium: 0.5, low: 0 };
 // Feedback moves an entry by at most this factor either way, and a single vote by much less:
 // (helpful − unhelpful) / (votes + FEEDBACK_PRIOR) is shrunk towards 0 while votes are few.
@@ -108,7 +136,7 @@ export function rankEntries<T extends Entry>(entries: readonly T[], query: Relev
   const saturation = options.saturation ?? DEFAULT_RANKING.saturation;
   const floor = options.floor ?? DEFAULT_RANKING.floor;
   const prominenceWeight = options.prominenceWeight ?? DEFAULT_RANKING.prominenceWeight;
-  if (queryKnownShare(terms, index) < floor.minimumKnownShare) return [];
+  if (queryKnownShare(terms, index) < knownShareGate(floor, index)) return [];
 
   const relevance = new Float64Array(entries.length);
   const covered = new Float64Array(entries.length);
