@@ -23,9 +23,9 @@ export interface RankingOptions {
    * for a bank of a narrow vocabulary: `knownShareGate`), since
    * a query mostly about what the bank never speaks of (a CSS grid, a docker image, a licence
    * year) matches nothing, however well one of its few familiar words does. Then each entry: it
-   * is ranked only when its relevance is at least `minimum` × the weight of a term only one entry
-   * holds (BM25's largest idf, log(1 + (entries + 0.5) / 0.5): relevance grows with the log of the
-   * bank's size, and one floor must fit a bank of ten entries as well as one of 50,000) and at
+   * is ranked only when its relevance is at least `minimum` × the largest weight a term can have
+   * (BM25's idf of a term no entry holds, log(1 + (entries + 0.5) / 0.5): relevance grows with the
+   * log of the bank's size, and one floor must fit a bank of ten entries as well as one of 50,000) and at
    * least `relativeToBest` × the best entry's, it holds at least `minimumTerms` of the query's
    * terms (at most half of them),
    * and those terms make up at least `minimumCoverage` of the query's weight (each term weighted
