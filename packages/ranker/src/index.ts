@@ -19,7 +19,7 @@ export { formatKnownIssues, MAX_INJECTED_LESSONS, selectLessons } from "./select
 export { classifyEntry, entryIdentifiers } from "./classify-entry.js";
 export type { Classification, ProjectFacts } from "./classify-entry.js";
 export { CONTRADICTION_OVERLAP, findContradictions, findDuplicateNames } from "./find-contradictions.js";
-export { DEFAULT_RANKING, entryOrders, GATE_VOCABULARY, knownShareGate, PROMPT_RECALL_FLOOR, rankEntries } from "./relevance/rank-entries.js";
+export { DEFAULT_RANKING, entryOrders, GATE_EXPONENT, GATE_VOCABULARY, knownShareGate, PROMPT_RECALL_FLOOR, rankEntries } from "./relevance/rank-entries.js";
 export type { EntryFeedback, EntryOrders, RankedEntry, RankingOptions, RelevanceFloor } from "./relevance/rank-entries.js";
 export { DEFAULT_QUERY_WEIGHTS, queryTerms } from "./relevance/query-terms.js";
 export type { QueryWeights, RelevanceQuery } from "./relevance/query-terms.js";

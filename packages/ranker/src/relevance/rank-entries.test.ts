@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { makeEntry } from "../__fixtures__/make-entry.js";
-import { entryOrders, GATE_VOCABULARY, knownShareGate, rankEntries } from "./rank-entries.js";
+import { entryOrders, GATE_EXPONENT, GATE_VOCABULARY, knownShareGate, rankEntries } from "./rank-entries.js";
 import { buildRelevanceIndex } from "./relevance-index.js";
 
 const retries = makeEntry({ name: "Retry Embedding Calls With Backoff", description: "Embedding calls time out under load; retry them with exponential backoff and a timeout.", metadataText: "- Instead: Wrap every embedding call in the retry helper\n- Source: Feature #034" });
@@ -26,14 +26,15 @@ describe("rankEntries", () => {
     expect(rankEntries(broad, query, { floor: { ...floor, minimumKnownShare: 0.5 } })).toEqual([]);
   });
 
-  it("asks a bank of a narrow vocabulary for a smaller known share, in proportion, so that its entries' own floor decides", () => {
-    const query = { text: "retry the css grid on the pricing page" };
-    const gateFloor = { ...floor, minimumKnownShare: 0.5 };
-    expect(rankEntries(entries, query, { floor: gateFloor }).map((item) => item.entry.name)).toEqual(["Retry Embedding Calls With Backoff"]);
+  it("asks a bank of a narrower vocabulary for a smaller known share (knownShareGate), so that a relevant query in words it mostly never uses still ranks", () => {
+    const query = { text: "retry embedding calls on the pricing page" }; // 3 of its 5 terms known: 0.6
+    const gateFloor = { ...floor, minimumKnownShare: 0.7 };
     const small = buildRelevanceIndex(entries);
-    const termCount = Object.keys(small.postings).length;
-    expect(knownShareGate(gateFloor, small)).toBeCloseTo((0.5 * termCount) / GATE_VOCABULARY, 10);
-    expect(knownShareGate(gateFloor, buildRelevanceIndex([...entries, ...fillerEntries(GATE_VOCABULARY)]))).toBe(0.5);
+    const broad = [...entries, ...fillerEntries(GATE_VOCABULARY)];
+    expect(knownShareGate(gateFloor, small)).toBeCloseTo(0.7 * (Object.keys(small.postings).length / GATE_VOCABULARY) ** GATE_EXPONENT, 10);
+    expect(knownShareGate(gateFloor, buildRelevanceIndex(broad))).toBe(0.7);
+    expect(rankEntries(entries, query, { floor: gateFloor }).map((item) => item.entry.name)).toEqual(["Retry Embedding Calls With Backoff"]);
+    expect(rankEntries(broad, query, { floor: gateFloor })).toEqual([]);
   });
 
   it("ranks the entries that match the query, best first, with the matched terms and the parts of the score", () => {

@@ -20,7 +20,7 @@ export interface RankingOptions {
   /**
    * The relevance floor. First the query as a whole: nothing is ranked when less than
    * `minimumKnownShare` of its weight is on terms the bank holds at all (`queryKnownShare`; less
-   * for a bank of a narrow vocabulary: `knownShareGate`), since
+   * for a bank of a narrower vocabulary: `knownShareGate`), since
    * a query mostly about what the bank never speaks of (a CSS grid, a docker image, a licence
    * year) matches nothing, however well one of its few familiar words does. Then each entry: it
    * is ranked only when its relevance is at least `minimum` × the largest weight a term can have
@@ -92,12 +92,19 @@ export const PROMPT_RECALL_FLOOR: RelevanceFloor = { minimumKnownShare: 0.6, min
 export const GATE_VOCABULARY = 1472;
 
 /**
+ * How the gate eases for a narrower vocabulary: its share × (terms ÷ GATE_VOCABULARY) ^ this.
+ * Chosen by `pnpm eval:relevance` on the relevance set's dev contexts asked of the February bank
+ * (41 entries, 548 terms), from 0 (the gate in full) to 1 (in proportion to the vocabulary).
+ */
+export const GATE_EXPONENT = 0.25;
+
+/**
  * The known share a query needs to be ranked at all: `floor.minimumKnownShare` for a bank whose
- * vocabulary is as broad as the one the gate was tuned on (`GATE_VOCABULARY` terms), and
- * proportionally less for a narrower one. A bank of a dozen entries knows a few hundred words, so
- * it knows little of any query, a relevant one included ("the state file ends up half written
+ * vocabulary is as broad as the one the gate was tuned on (`GATE_VOCABULARY` terms), and less for
+ * a narrower one (`GATE_EXPONENT`). A bank of a dozen entries knows a few hundred words, so it
+ * knows little of any query, a relevant one included ("the state file ends up half written
  * after a crash" asks a bank that holds "Atomic Writes for State Files" mostly in words it
- * never uses); its entries' own floor decides instead.
+ * never uses).
  *
  * @example
  * knownShareGate(DEFAULT_RANKING.floor, buildRelevanceIndex(entries)); // 0.7 for a bank of hundreds
@@ -108,7 +115,7 @@ export function knownShareGate(floor: Pick<RelevanceFloor, "minimumKnownShare">,
     size = Object.keys(index.postings).length;
     VOCABULARY_SIZES.set(index, size);
   }
-  return floor.minimumKnownShare * Math.min(1, size / GATE_VOCABULARY);
+  return floor.minimumKnownShare * Math.min(1, (size / GATE_VOCABULARY) ** GATE_EXPONENT);
 }
 const VOCABULARY_SIZES = new WeakMap<RelevanceIndex, number>();
 
