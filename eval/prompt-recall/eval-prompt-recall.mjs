@@ -16,6 +16,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { planInjection, PROMPT_RECALL_FLOOR, queryTerms } from "../../packages/ranker/dist/index.js";
 import { planPromptRecall, PROMPT_RECALL_MAX_CHARS, prepareSessionInjection } from "../../packages/store/dist/index.js";
+import { FEBRUARY_BANK, gradesOnBank } from "../small-bank.mjs";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO_ROOT = resolve(HERE, "../..");
@@ -156,21 +157,15 @@ row("shipped", "dev", runsOf(dev, PROMPT_RECALL_FLOOR));
 row("cross-validated on dev", "dev", cvRuns);
 row("shipped", "held-out", runsOf(heldout, PROMPT_RECALL_FLOOR));
 
-// The same prompts asked of a small bank, the February one (41 entries), as the relevance set
-// does: labels restricted to its entries (an entry edited since takes its April label by name).
+// The same prompts asked of a small bank, the February one (../small-bank.mjs), labels restricted
+// to its entries, as the relevance set does.
 // A diagnostic of the floors' fit to a small bank; nothing is chosen by it.
-const february = await prepareSessionInjection({ projectRoot: join(SHARED, "corpora/iflow-kb-2026-02"), globalStoreDir: join(SHARED, "corpora/iflow-kb-2026-02/no-global-store") });
-const aprilHashByName = new Map(injection.ranking.candidates.map((entry) => [entry.name, entry.contentHash]));
+const february = await prepareSessionInjection(FEBRUARY_BANK);
 const onFebruary = (prompts) =>
-  prompts.map((prompt) => {
-    const grades = new Map(
-      february.ranking.candidates.flatMap((entry) => {
-        const grade = prompt.grades.get(entry.contentHash) ?? prompt.grades.get(aprilHashByName.get(entry.name));
-        return grade === undefined ? [] : [[entry.contentHash, grade]];
-      }),
-    );
-    return { prompt: { ...prompt, grades }, added: planPromptRecall(february, prompt.text, new Set()).entries.map((entry) => entry.contentHash) };
-  });
+  prompts.map((prompt) => ({
+    prompt: { ...prompt, grades: gradesOnBank(prompt.grades, february.ranking.candidates, injection.ranking.candidates) },
+    added: planPromptRecall(february, prompt.text, new Set()).entries.map((entry) => entry.contentHash),
+  }));
 row(`shipped, on the February bank (${february.ranking.candidates.length} entries)`, "dev", onFebruary(dev));
 row(`shipped, on the February bank (${february.ranking.candidates.length} entries)`, "held-out", onFebruary(heldout));
 const tunedText = `Floor tuned on the whole dev set: ${JSON.stringify(tunedOnDev)}${JSON.stringify(tunedOnDev) === JSON.stringify(PROMPT_RECALL_FLOOR) ? " — the shipped one." : `; shipped: ${JSON.stringify(PROMPT_RECALL_FLOOR)}`}`;

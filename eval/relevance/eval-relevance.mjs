@@ -23,6 +23,7 @@ import {
   rankEntries,
 } from "../../packages/ranker/dist/index.js";
 import { readMemorySources } from "../../packages/store/dist/index.js";
+import { FEBRUARY_BANK, gradesOnBank } from "../small-bank.mjs";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO_ROOT = resolve(HERE, "../..");
@@ -279,27 +280,17 @@ for (const [name, system] of rows) {
   }
 }
 // ---- the same contexts, asked of a small bank ---------------------------------------------
-// The bank as it was in February: 41 entries and 548 terms, against April's 265 and 1,472. 38 of
-// its entries are unchanged in April and 3 were edited under the same name: each context's labels
-// are restricted to its entries (an edited entry takes its April label by name), so that no new
-// judgement is needed. A bank that small knows little of any query, so the known-share gate asks
+// The bank as it was in February (../small-bank.mjs), each context's labels restricted to its
+// entries. A bank that small knows little of any query, so the known-share gate asks
 // it for less (knownShareGate): its share × (terms ÷ GATE_VOCABULARY) ^ GATE_EXPONENT. The
 // exponent is chosen here, on the dev contexts, by the objective the big bank's tuning uses
 // (0: the gate in full; 1: in proportion to the vocabulary); held-out is reported.
-const february = await readMemorySources({ projectRoot: join(SHARED, "corpora/iflow-kb-2026-02"), globalStoreDir: join(SHARED, "corpora/iflow-kb-2026-02/no-global-store"), includeGlobal: false });
+const february = await readMemorySources({ ...FEBRUARY_BANK, includeGlobal: false });
 const smallCandidates = injectionCandidates({ local: february.local, global: [], project });
 const smallIndex = buildRelevanceIndex(smallCandidates);
 const smallTerms = Object.keys(smallIndex.postings).length;
-const aprilHashByName = new Map(candidates.map((entry) => [entry.name, entry.contentHash]));
 const asSmall = (contexts) =>
-  contexts.map((context) => {
-    const grades = gradesOf(context);
-    const labels = smallCandidates.flatMap((entry) => {
-      const grade = grades.get(entry.contentHash) ?? grades.get(aprilHashByName.get(entry.name));
-      return grade === undefined ? [] : [{ hash: entry.contentHash, grade }];
-    });
-    return { ...context, labels };
-  });
+  contexts.map((context) => ({ ...context, labels: [...gradesOnBank(gradesOf(context), smallCandidates, candidates)].map(([hash, grade]) => ({ hash, grade })) }));
 // The shipped floor with the gate set by `exponent` (the ranker's own gate off, this one applied).
 function smallSystem(exponent) {
   const gate = DEFAULTS.floor.minimumKnownShare * Math.min(1, (smallTerms / GATE_VOCABULARY) ** exponent);
