@@ -96,6 +96,18 @@ const scenarios = [
   { name: "prompt hook: real bank (265 entries) + global-store example (18)", root: project("real-p", realBank), home: globalStore("example-p", exampleStore), budget: "≤ 1.4 × node -e 0", prompt: "retry the embedding call when it times out" },
 ];
 
+// Floors: programs that do only what a hook cannot avoid (bench/floors/), run with the stdin,
+// folder and store of the scenario they bound. What a budget leaves above its floor is what the
+// hook's own code may cost: loading it, the caches, ranking, the records.
+const FLOORS = join(REPO_ROOT, "bench/floors");
+const promptScenario = scenarios.find((scenario) => scenario.prompt !== undefined);
+const relevanceScenario = scenarios.find((scenario) => scenario.newSignals === true);
+const floors = [
+  { name: "floor: stdin read as the hooks read it, nothing else", of: promptScenario, program: join(FLOORS, "stdin.cjs"), bounds: "any hook (today's order: ≤ 1.3 ×)" },
+  { name: "floor: stdin, and the real bank's cached index read and parsed (no ranking, no records)", of: promptScenario, program: join(FLOORS, "stdin-index.cjs"), bounds: "the prompt hook (≤ 1.4 ×)", rankingCache: true },
+  { name: "floor: stdin, and `git status` run and waited for (no cache, no ranking, no records)", of: relevanceScenario, program: join(FLOORS, "stdin-git.cjs"), bounds: "relevance session starts (≤ 1.6 ×)" },
+];
+
 function time(args, options) {
   const start = process.hrtime.bigint();
   const result = spawnSync(process.execPath, args, options);
@@ -116,6 +128,23 @@ function runHook(scenario, { cold }) {
       : JSON.stringify({ session_id: `bench-${++session}`, transcript_path: "/dev/null", cwd: scenario.root, hook_event_name: "UserPromptSubmit", prompt: scenario.prompt });
   const env = { PATH: process.env.PATH, HOME: scenario.home, ...(cold ? { IFLOW_MEMORY_HOOK_CACHE: "0" } : {}) };
   return time([scenario.prompt === undefined ? HOOK : PROMPT_HOOK], { input: stdin, cwd: scenario.root, env, encoding: "utf8" });
+}
+
+function runFloor(floor) {
+  const { of: scenario } = floor;
+  const stdin =
+    scenario.prompt === undefined
+      ? JSON.stringify({ session_id: "bench", transcript_path: "/dev/null", cwd: scenario.root, hook_event_name: "SessionStart", source: "startup" })
+      : JSON.stringify({ session_id: `bench-floor-${++session}`, transcript_path: "/dev/null", cwd: scenario.root, hook_event_name: "UserPromptSubmit", prompt: scenario.prompt });
+  return time([floor.program, ...(floor.rankingCache === true ? [rankingCacheOf(scenario)] : [])], { input: stdin, cwd: scenario.root, env: { PATH: process.env.PATH, HOME: scenario.home }, encoding: "utf8" });
+}
+
+// The ranking cache the scenario's hook reads (its store holds one project's).
+function rankingCacheOf(scenario) {
+  const cache = join(scenario.home, ".claude/iflow/memory/.cache");
+  const found = readdirSync(cache).filter((name) => name.endsWith(".ranking.json"));
+  if (found.length !== 1) throw new Error(`${cache}: expected one ranking cache, found ${found.length}`);
+  return join(cache, found[0]);
 }
 
 // The same small environment for the baseline and the hook: variables such as NODE_OPTIONS or
@@ -155,6 +184,7 @@ for (const scenario of scenarios) {
 // pair: the machine's load drifts over a run, and a pair sees the same load.
 const baseline = [];
 for (const scenario of scenarios) Object.assign(scenario, { warm: [], cold: [], fresh: [], warmRatios: [], coldRatios: [], freshRatios: [] });
+for (const floor of floors) Object.assign(floor, { warm: [], warmRatios: [] });
 // "fresh": files unchanged since the last start, but the signals not: before each such run the
 // working tree gets a new untracked file in place of the last, so that git status, and with it
 // the query, differ from the last start's — the index comes from the cache, the plan cannot.
@@ -166,8 +196,18 @@ function changeSignals(scenario, run) {
 }
 for (let run = 0; run < RUNS; run++) {
   // Each round starts with the next scenario, so that none always comes right after the heaviest.
-  const order = scenarios.map((_, index) => scenarios[(index + run) % scenarios.length]);
+  const items = [...scenarios, ...floors];
+  const order = items.map((_, index) => items[(index + run) % items.length]);
   for (const scenario of order) {
+    if (floors.includes(scenario)) {
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100);
+      const base = time(["-e", "0"], { env: BASE_ENV }).elapsed;
+      const elapsed = runFloor(scenario).elapsed;
+      baseline.push(base);
+      scenario.warm.push(elapsed);
+      scenario.warmRatios.push(elapsed / base);
+      continue;
+    }
     for (const mode of scenario.newSignals === true ? ["warm", "fresh", "cold"] : ["warm", "cold"]) {
       // A moment for the machine to settle after the previous run, the heaviest of which (cold,
       // 50,000 entries) uses half a gigabyte of memory.
@@ -188,6 +228,7 @@ const rows = scenarios.map((scenario) => {
   const fresh = scenario.fresh.length === 0 ? "—" : cell(median(scenario.fresh), scenario.freshRatios);
   return `| ${scenario.name} | ${cell(median(scenario.warm), scenario.warmRatios)} | ${fresh} | ${cell(median(scenario.cold), scenario.coldRatios)} | ${scenario.entries} / ${scenario.chars.toLocaleString("en-US")} | ${scenario.budget ?? "—"} |`;
 });
+const floorRows = floors.map((floor) => `| ${floor.name} | ${cell(median(floor.warm), floor.warmRatios)} | — | — | — | the least ${floor.bounds} can cost |`);
 const section = [
   "<!-- hook-bench:start (written by `pnpm bench`: bench/hook-bench.mjs) -->",
   "## Hook, end to end",
@@ -199,6 +240,9 @@ const section = [
   `|---|---|---|---|---|---|`,
   `| \`node -e 0\` (baseline) | ${base.toFixed(1)} ms (1.00 ×) | — | — | — | — |`,
   ...rows,
+  ...floorRows,
+  "",
+  "*Floors* (`bench/floors/`) are programs that do only what a hook cannot do without, with the stdin, folder and store of the scenario they bound: stdin read from its socket as the hooks read it (a `net.Socket`, the one public way to read a socket without blocking on it); for the prompt hook, the cached index of the real bank read and parsed; for a session start, `git status` run and waited for. A budget's room above its floor is what the hook's own code may cost — loading it, the cached injection, tokenizing and ranking, the tracking file, the history and the session's ledger.",
   "<!-- hook-bench:end -->",
 ].join("\n");
 console.log(section);
