@@ -103,6 +103,7 @@ const FLOORS = join(REPO_ROOT, "bench/floors");
 const promptScenario = scenarios.find((scenario) => scenario.prompt !== undefined);
 const relevanceScenario = scenarios.find((scenario) => scenario.newSignals === true);
 const floors = [
+  { name: "floor: an empty file (`node empty.cjs`)", of: promptScenario, program: join(FLOORS, "empty.cjs"), bounds: "any hook" },
   { name: "floor: stdin read as the hooks read it, nothing else", of: promptScenario, program: join(FLOORS, "stdin.cjs"), bounds: "any hook (today's order: ≤ 1.3 ×)" },
   { name: "floor: stdin, and the real bank's cached index read and parsed (no ranking, no records)", of: promptScenario, program: join(FLOORS, "stdin-index.cjs"), bounds: "the prompt hook (≤ 1.4 ×)", rankingCache: true },
   { name: "floor: stdin, and `git status` run and waited for (no cache, no ranking, no records)", of: relevanceScenario, program: join(FLOORS, "stdin-git.cjs"), bounds: "relevance session starts (≤ 1.6 ×)" },
@@ -242,7 +243,7 @@ const section = [
   ...rows,
   ...floorRows,
   "",
-  "*Floors* (`bench/floors/`) are programs that do only what a hook cannot do without, with the stdin, folder and store of the scenario they bound: stdin read from its socket as the hooks read it (a `net.Socket`, the one public way to read a socket without blocking on it); for the prompt hook, the cached index of the real bank read and parsed; for a session start, `git status` run and waited for. A budget's room above its floor is what the hook's own code may cost — loading it, the cached injection, tokenizing and ranking, the tracking file, the history and the session's ledger.",
+  "*Floors* (`bench/floors/`) are programs that do only what a hook cannot do without, with the stdin, folder and store of the scenario they bound: node started on a file; stdin read from its socket as the hooks read it (a `net.Socket`, the one public way to read a socket without blocking on it); for the prompt hook, the cached index of the real bank read and parsed; for a session start, `git status` run and waited for. A budget's room above its floor is what the hook's own code may cost — loading it, the cached injection, tokenizing and ranking, the tracking file, the history and the session's ledger.",
   "<!-- hook-bench:end -->",
 ].join("\n");
 console.log(section);
