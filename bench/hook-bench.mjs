@@ -3,7 +3,7 @@
 // Claude Code's stdin JSON, the real files on disk. Every scenario is reported as a median and
 // as a ratio to `node -e 0` measured in the same run, paired run by run, so that machine load cancels
 // out. Writes its section of BENCHMARKS.md (between the hook-bench markers).
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -107,6 +107,9 @@ const floors = [
   { name: "floor: stdin read as the hooks read it, nothing else", of: promptScenario, program: join(FLOORS, "stdin.cjs"), bounds: "any hook (today's order: ≤ 1.3 ×)" },
   { name: "floor: stdin, and the real bank's cached index read and parsed (no ranking, no records)", of: promptScenario, program: join(FLOORS, "stdin-index.cjs"), bounds: "the prompt hook (≤ 1.4 ×)", rankingCache: true },
   { name: "floor: stdin, and `git status` run and waited for (no cache, no ranking, no records)", of: relevanceScenario, program: join(FLOORS, "stdin-git.cjs"), bounds: "relevance session starts (≤ 1.6 ×)" },
+  // Not the product: what a hook would cost if a process that stays answered it.
+  { name: "not built — a prompt hook asking a resident process: stdin, a socket to it, its answer printed", of: promptScenario, program: join(FLOORS, "resident-client.cjs"), resident: true, bounds: "a prompt hook so made (≤ 1.4 ×)" },
+  { name: "not built — a session start asking a resident process, which runs `git status`", of: relevanceScenario, program: join(FLOORS, "resident-client.cjs"), resident: true, bounds: "a session start so made (≤ 1.6 ×)" },
 ];
 
 function time(args, options) {
@@ -137,7 +140,8 @@ function runFloor(floor) {
     scenario.prompt === undefined
       ? JSON.stringify({ session_id: "bench", transcript_path: "/dev/null", cwd: scenario.root, hook_event_name: "SessionStart", source: "startup" })
       : JSON.stringify({ session_id: `bench-floor-${++session}`, transcript_path: "/dev/null", cwd: scenario.root, hook_event_name: "UserPromptSubmit", prompt: scenario.prompt });
-  return time([floor.program, ...(floor.rankingCache === true ? [rankingCacheOf(scenario)] : [])], { input: stdin, cwd: scenario.root, env: { PATH: process.env.PATH, HOME: scenario.home }, encoding: "utf8" });
+  const args = floor.rankingCache === true ? [rankingCacheOf(scenario)] : floor.resident === true ? [residentSocket] : [];
+  return time([floor.program, ...args], { input: stdin, cwd: scenario.root, env: { PATH: process.env.PATH, HOME: scenario.home }, encoding: "utf8" });
 }
 
 // The ranking cache the scenario's hook reads (its store holds one project's).
@@ -176,9 +180,26 @@ for (const scenario of scenarios) {
   }
   if (stdout === "" || stdout !== previous) throw new Error(`${scenario.name}: the warm hook did not settle on one injection (${stderr.trim()})`);
   const context = JSON.parse(stdout).hookSpecificOutput.additionalContext;
+  scenario.context = context;
   scenario.chars = context.length;
   scenario.entries = context.split("\n").filter((line) => /^### (?!Anti-Patterns to Avoid$|Heuristics$|Patterns to Follow$)/.test(line)).length;
   time(["-e", "0"], { env: BASE_ENV });
+}
+
+// The resident process the last floors ask (resident-server.cjs), answering with the prompt
+// hook's own injection; stopped when the bench ends.
+const residentSocket = join(work, "resident.sock");
+const residentAnswer = join(work, "resident-answer.txt");
+writeFileSync(residentAnswer, promptScenario.context);
+const resident = spawn(process.execPath, [join(FLOORS, "resident-server.cjs"), residentSocket, residentAnswer], { stdio: ["ignore", "pipe", "inherit"] });
+process.on("exit", () => resident.kill());
+await new Promise((resolve, reject) => {
+  resident.stdout.once("data", resolve);
+  resident.once("exit", (code) => reject(new Error(`the resident process of the floors exited (${code})`)));
+});
+for (const scenario of [promptScenario, relevanceScenario]) {
+  const { stdout } = runFloor({ of: scenario, program: join(FLOORS, "resident-client.cjs"), resident: true });
+  if (JSON.parse(stdout).hookSpecificOutput.additionalContext !== promptScenario.context) throw new Error("the resident process's floor did not answer with the injection");
 }
 
 // Every hook run is paired with a `node -e 0` run just before it, and the ratio is taken per
@@ -243,7 +264,7 @@ const section = [
   ...rows,
   ...floorRows,
   "",
-  "*Floors* (`bench/floors/`) are programs that do only what a hook cannot do without, with the stdin, folder and store of the scenario they bound: node started on a file; stdin read from its socket as the hooks read it (a `net.Socket`, the one public way to read a socket without blocking on it); for the prompt hook, the cached index of the real bank read and parsed; for a session start, `git status` run and waited for. A budget's room above its floor is what the hook's own code may cost — loading it, the cached injection, tokenizing and ranking, the tracking file, the history and the session's ledger.",
+  "*Floors* (`bench/floors/`) are programs that do only what a hook cannot do without, with the stdin, folder and store of the scenario they bound: node started on a file; stdin read from its socket as the hooks read it (a `net.Socket`, the one public way to read a socket without blocking on it); for the prompt hook, the cached index of the real bank read and parsed; for a session start, `git status` run and waited for. A budget's room above its floor is what the hook's own code may cost — loading it, the cached injection, tokenizing and ranking, the tracking file, the history and the session's ledger. The rows marked *not built* measure a design this project does not have: a hook that reads its stdin, hands it over a Unix socket to a process that stays (`resident-server.cjs`, which holds the answer already and, for a session start, runs `git status` first), and prints the answer.",
   "<!-- hook-bench:end -->",
 ].join("\n");
 console.log(section);
@@ -258,3 +279,4 @@ try {
 const pattern = /<!-- hook-bench:start[\s\S]*?<!-- hook-bench:end -->/;
 document = pattern.test(document) ? document.replace(pattern, section) : `${document.trimEnd()}\n\n${section}\n`;
 writeFileSync(path, document);
+resident.kill();
