@@ -216,30 +216,28 @@ function changeSignals(scenario, run) {
   scenario.scratch = join(scenario.root, `semantic_memory/scratch_${run}.py`);
   writeFileSync(scenario.scratch, "# a note\n");
 }
+// One timed run of `item` in `mode`, after a `node -e 0` run, and after a moment for the machine
+// to settle from the previous run (the heaviest, cold at 50,000 entries, uses half a gigabyte).
+function measure(item, mode, run) {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100);
+  const base = time(["-e", "0"], { env: BASE_ENV }).elapsed;
+  const elapsed = run().elapsed;
+  baseline.push(base);
+  item[mode].push(elapsed);
+  item[`${mode}Ratios`].push(elapsed / base);
+}
 for (let run = 0; run < RUNS; run++) {
   // Each round starts with the next scenario, so that none always comes right after the heaviest.
   const items = [...scenarios, ...floors];
   const order = items.map((_, index) => items[(index + run) % items.length]);
-  for (const scenario of order) {
-    if (floors.includes(scenario)) {
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100);
-      const base = time(["-e", "0"], { env: BASE_ENV }).elapsed;
-      const elapsed = runFloor(scenario).elapsed;
-      baseline.push(base);
-      scenario.warm.push(elapsed);
-      scenario.warmRatios.push(elapsed / base);
+  for (const item of order) {
+    if (floors.includes(item)) {
+      measure(item, "warm", () => runFloor(item));
       continue;
     }
-    for (const mode of scenario.newSignals === true ? ["warm", "fresh", "cold"] : ["warm", "cold"]) {
-      // A moment for the machine to settle after the previous run, the heaviest of which (cold,
-      // 50,000 entries) uses half a gigabyte of memory.
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100);
-      if (mode === "fresh") changeSignals(scenario, run);
-      const base = time(["-e", "0"], { env: BASE_ENV }).elapsed;
-      const hook = runHook(scenario, { cold: mode === "cold" }).elapsed;
-      baseline.push(base);
-      scenario[mode].push(hook);
-      scenario[`${mode}Ratios`].push(hook / base);
+    for (const mode of item.newSignals === true ? ["warm", "fresh", "cold"] : ["warm", "cold"]) {
+      if (mode === "fresh") changeSignals(item, run);
+      measure(item, mode, () => runHook(item, { cold: mode === "cold" }));
     }
   }
 }
