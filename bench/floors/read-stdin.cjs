@@ -1,7 +1,8 @@
 // What every hook must do before anything of its own: read Claude Code's stdin JSON from the
 // socket it is given, as the hooks do (descriptor-io.ts: a net.Socket on fd 0, which makes it
 // non-blocking, then what is there read at once; the socket's events only for a writer not done).
-// A floor for `pnpm bench` (bench/hook-bench.mjs), not part of the product.
+// A floor for `pnpm bench` (bench/hook-bench.mjs), not part of the product; it restates the hooks'
+// way instead of loading their bundle (what it measures without): change it with descriptor-io.ts.
 const { readSync } = require("node:fs");
 const { Socket } = require("node:net");
 
