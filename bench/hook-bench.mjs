@@ -125,21 +125,22 @@ function time(args, options) {
 // A prompt scenario runs the UserPromptSubmit hook, each run as a new session (the ledger would
 // otherwise hold back what the first run gave).
 let session = 0;
+// Claude Code's stdin for the scenario's hook.
+function hookInput(scenario) {
+  return scenario.prompt === undefined
+    ? JSON.stringify({ session_id: "bench", transcript_path: "/dev/null", cwd: scenario.root, hook_event_name: "SessionStart", source: "startup" })
+    : JSON.stringify({ session_id: `bench-${++session}`, transcript_path: "/dev/null", cwd: scenario.root, hook_event_name: "UserPromptSubmit", prompt: scenario.prompt });
+}
+
 function runHook(scenario, { cold }) {
-  const stdin =
-    scenario.prompt === undefined
-      ? JSON.stringify({ session_id: "bench", transcript_path: "/dev/null", cwd: scenario.root, hook_event_name: "SessionStart", source: "startup" })
-      : JSON.stringify({ session_id: `bench-${++session}`, transcript_path: "/dev/null", cwd: scenario.root, hook_event_name: "UserPromptSubmit", prompt: scenario.prompt });
+  const stdin = hookInput(scenario);
   const env = { PATH: process.env.PATH, HOME: scenario.home, ...(cold ? { IFLOW_MEMORY_HOOK_CACHE: "0" } : {}) };
   return time([scenario.prompt === undefined ? HOOK : PROMPT_HOOK], { input: stdin, cwd: scenario.root, env, encoding: "utf8" });
 }
 
 function runFloor(floor) {
   const { of: scenario } = floor;
-  const stdin =
-    scenario.prompt === undefined
-      ? JSON.stringify({ session_id: "bench", transcript_path: "/dev/null", cwd: scenario.root, hook_event_name: "SessionStart", source: "startup" })
-      : JSON.stringify({ session_id: `bench-floor-${++session}`, transcript_path: "/dev/null", cwd: scenario.root, hook_event_name: "UserPromptSubmit", prompt: scenario.prompt });
+  const stdin = hookInput(scenario);
   const args = floor.rankingCache === true ? [rankingCacheOf(scenario)] : floor.resident === true ? [residentSocket] : [];
   return time([floor.program, ...args], { input: stdin, cwd: scenario.root, env: { PATH: process.env.PATH, HOME: scenario.home }, encoding: "utf8" });
 }
