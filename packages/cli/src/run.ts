@@ -75,7 +75,7 @@ function buildProgram(io: CliIO, setExitCode: (code: number) => void): Command {
 
   program
     .command("search")
-    .description("local and global entries ranked for a query, best first (the hooks' ranking, relevance floor included)")
+    .description("local and global entries ranked for a query, best first (the hooks' ranking; every entry holding a word of the query)")
     .argument("<query...>", "what to search for")
     .option("--project-root <dir>", "the project (default: the nearest folder above the current one with .git or docs/knowledge-bank)")
     .option("--global-store <dir>", "the global store (default: $IFLOW_MEMORY_HOME, else ~/.claude/iflow/memory)")
@@ -110,11 +110,13 @@ function buildProgram(io: CliIO, setExitCode: (code: number) => void): Command {
   hook
     .command("session-start")
     .description("Claude Code SessionStart hook: reads the hook JSON on stdin, prints additionalContext; never blocks a session")
-    .action(async () => setExitCode(await runSessionStartHook({ ...io, prepare: prepareSessionInjection })));
+    .option("--mcp", "the iflow-memory MCP server is registered too: the block's index names its tools")
+    .action(async (options: { mcp?: boolean }) => setExitCode(await runSessionStartHook({ ...io, prepare: prepareSessionInjection, fetch: options.mcp === true ? "mcp" : "cli" })));
   hook
     .command("user-prompt-submit")
     .description("Claude Code UserPromptSubmit hook: adds the entries relevant to the prompt that the session has not been given; never blocks a prompt")
-    .action(async () => setExitCode(await runUserPromptSubmitHook({ ...io, prepare: prepareSessionInjection })));
+    .option("--mcp", "the iflow-memory MCP server is registered too: the block's index names its tools")
+    .action(async (options: { mcp?: boolean }) => setExitCode(await runUserPromptSubmitHook({ ...io, prepare: prepareSessionInjection, fetch: options.mcp === true ? "mcp" : "cli" })));
 
   return program;
 }

@@ -1,6 +1,7 @@
 import { dirname } from "node:path";
 import {
   claimCacheRefresh,
+  claimSessionEvent,
   findProjectRoot,
   formatWarning,
   injectionCachePath,
@@ -60,6 +61,12 @@ export interface HookIO {
    * once. Absent: loaded when git first runs. (Typed loosely so that these types need no Node types.)
    */
   spawn?: (...args: never[]) => unknown;
+  /**
+   * How the block's index tells the agent to fetch an entry in full: "mcp" where the iflow-memory
+   * MCP server is registered beside the hook (the plugin; `setup claude` without `--no-mcp`: the
+   * hook's command then ends in `--mcp`), else "cli" (`iflow-memory show HASH`).
+   */
+  fetch?: "mcp" | "cli";
   /** Also invalidates the cache, e.g. the stamp of the running bundle (a new build, a new cache). */
   cacheSalt?: string;
   stdin: HookInput;
@@ -171,6 +178,21 @@ export async function hookSources(io: HookIO, input: HookEventInput): Promise<In
         ? io.env.CLAUDE_PROJECT_DIR
         : io.cwd;
   return { projectRoot: await findProjectRoot(start), globalStoreDir: resolveGlobalStoreDir({ env: io.env }) };
+}
+
+/**
+ * Whether this hook is the one to inject for its session's event: when two of ours run for one
+ * session (the plugin and `setup claude` both installed), only the first to get here does
+ * (`claimSessionEvent`); the other prints nothing and says why on stderr. Without a session id,
+ * nothing can be shared between them: true.
+ */
+export function claimInjection(sources: InjectionSources, input: HookEventInput, event: string, problems: string[]): boolean {
+  if (typeof input.session_id !== "string" || input.session_id === "") return true;
+  if (claimSessionEvent(sources.globalStoreDir, input.session_id, event)) return true;
+  problems.push(
+    "another iflow-memory hook injected for this session already: both the plugin and `iflow-memory setup claude` are installed; keep one (`iflow-memory setup claude --uninstall`, or uninstall the plugin)",
+  );
+  return false;
 }
 
 /** Reports the store's warnings among the hook's problems. */

@@ -1,5 +1,6 @@
 import { planSessionStart, readFeedback, sessionQuery, startSessionSignals, storeCacheDir } from "@iflow-memory/store";
-import { cachedInjection, hookSources, reportWarnings, runHook, type HookIO } from "./hook-runtime.js";
+import { withIndexFetch } from "@iflow-memory/ranker";
+import { cachedInjection, claimInjection, hookSources, reportWarnings, runHook, type HookIO } from "./hook-runtime.js";
 import { recordInjection } from "./record-injection.js";
 
 /**
@@ -32,7 +33,8 @@ export function runSessionStartHook(io: HookIO): Promise<0> {
     if (!config.injectionEnabled || !config.injectionEvents.includes(source)) return "";
     reportWarnings(injection.warnings, problems);
 
-    let plan = planSessionStart(injection, null);
+    const fetch = io.fetch ?? "cli";
+    let plan = planSessionStart(injection, null, { fetch });
     if (config.injectionRanking === "relevance") {
       waiting.begin();
       // Git first, so that it works while the index is read; its time budget counts from the wait
@@ -53,12 +55,15 @@ export function runSessionStartHook(io: HookIO): Promise<0> {
         plan = last.plan;
       } else {
         const candidates = early !== null ? early.candidates : await ranking();
-        plan = planSessionStart({ ...injection, ...(candidates === undefined ? {} : { ranking: candidates }) }, query, { feedback: readFeedback(sources.globalStoreDir) });
+        plan = planSessionStart({ ...injection, ...(candidates === undefined ? {} : { ranking: candidates }) }, query, { feedback: readFeedback(sources.globalStoreDir), fetch });
         await savePlan(queryKey, plan);
       }
     }
     if (plan.block === "") return "";
+    if (!claimInjection(sources, input, source, problems)) return "";
+    // A plan kept from an earlier start may have been made by the other route's hook.
+    const block = withIndexFetch(plan.block, fetch);
     await recordInjection(io, sources, input, plan, source, problems);
-    return `${JSON.stringify({ hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: plan.block } })}\n`;
+    return `${JSON.stringify({ hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: block } })}\n`;
   });
 }

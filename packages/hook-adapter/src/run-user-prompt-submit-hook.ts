@@ -1,5 +1,6 @@
 import { planPromptRecall, readFeedback, readSessionLedger } from "@iflow-memory/store";
-import { cachedInjection, hookSources, reportWarnings, runHook, type HookIO } from "./hook-runtime.js";
+import { shortHash } from "@iflow-memory/store";
+import { cachedInjection, claimInjection, hookSources, reportWarnings, runHook, type HookIO } from "./hook-runtime.js";
 import { recordInjection } from "./record-injection.js";
 
 /**
@@ -28,8 +29,9 @@ export function runUserPromptSubmitHook(io: HookIO): Promise<0> {
     if (!config.injectionEnabled || !config.promptRecall || config.promptRecallLimit === 0) return "";
     const candidates = await ranking();
     const given = typeof input.session_id === "string" && input.session_id !== "" ? readSessionLedger(sources.globalStoreDir, input.session_id) : new Set<string>();
-    const plan = planPromptRecall({ ...injection, ...(candidates === undefined ? {} : { ranking: candidates }) }, input.prompt, given, { feedback: readFeedback(sources.globalStoreDir) });
+    const plan = planPromptRecall({ ...injection, ...(candidates === undefined ? {} : { ranking: candidates }) }, input.prompt, given, { feedback: readFeedback(sources.globalStoreDir), fetch: io.fetch ?? "cli" });
     if (plan.block === "") return "";
+    if (!claimInjection(sources, input, `prompt-${shortHash(input.prompt)}`, problems)) return "";
     reportWarnings(injection.warnings, problems);
     await recordInjection(io, sources, input, { ...plan, ranking: "relevance" }, "prompt", problems);
     return `${JSON.stringify({ hookSpecificOutput: { hookEventName: "UserPromptSubmit", additionalContext: plan.block } })}\n`;

@@ -11,7 +11,9 @@ export interface BudgetResult<T> {
 /**
  * Keeps entries, in priority order, while the memory block they make stays within `maxChars`
  * characters; an entry that would overflow it is left out whole (never cut in half) and the
- * next, smaller ones still get their chance. `maxChars` null: everything is kept.
+ * next, smaller ones still get their chance. `maxChars` null: everything is kept. `capOf`, when
+ * given, may hold an entry to a smaller size of the block than `maxChars` (room kept for what
+ * follows the entries).
  *
  * @example
  * fitToBudget(selectEntries(entries, 20), 9000).kept; // formatMemoryBlock(kept).length ≤ 9000
@@ -19,6 +21,7 @@ export interface BudgetResult<T> {
 export function fitToBudget<T extends Pick<Entry, "category" | "headerLine" | "description" | "metadataText">>(
   entries: readonly T[],
   maxChars: number | null,
+  capOf?: (entry: T) => number,
 ): BudgetResult<T> {
   if (maxChars === null) return { kept: [...entries], dropped: [] };
   const kept: T[] = [];
@@ -28,7 +31,7 @@ export function fitToBudget<T extends Pick<Entry, "category" | "headerLine" | "d
   for (const entry of entries) {
     const title = categoriesUsed.has(entry.category) ? 0 : CATEGORY_TITLES[entry.category].length;
     const cost = title + serializeEntry(entry).length + 1;
-    if (size + cost <= maxChars) {
+    if (size + cost <= (capOf === undefined ? maxChars : Math.min(maxChars, capOf(entry)))) {
       size += cost;
       categoriesUsed.add(entry.category);
       kept.push(entry);

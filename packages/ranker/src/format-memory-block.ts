@@ -15,13 +15,14 @@ type Formattable = Pick<Entry, "category" | "headerLine" | "description" | "meta
 /**
  * The memory block exactly as the original printed it: a header, then per category (anti-patterns,
  * heuristics, patterns; empty ones omitted) a title and its entries in the given order, each
- * followed by a blank line, then `---`. No entries → "".
+ * followed by a blank line, then `---`. No entries → "". `index` (`formatMemoryIndex`), when
+ * given, stands after the entries, before `---`.
  *
  * @example
  * formatMemoryBlock([entry]);
  * // "## Engineering Memory (from knowledge bank)\n\n### Patterns to Follow\n### Pattern: …\n…\n\n---\n"
  */
-export function formatMemoryBlock(entries: readonly Formattable[]): string {
+export function formatMemoryBlock(entries: readonly Formattable[], index = ""): string {
   if (entries.length === 0) return "";
   let block = MEMORY_BLOCK_HEADER;
   for (const category of CATEGORY_PRIORITY) {
@@ -30,5 +31,5 @@ export function formatMemoryBlock(entries: readonly Formattable[]): string {
     block += CATEGORY_TITLES[category];
     for (const entry of inCategory) block += `${serializeEntry(entry)}\n`;
   }
-  return block + MEMORY_BLOCK_FOOTER;
+  return block + index + MEMORY_BLOCK_FOOTER;
 }

@@ -3,9 +3,11 @@ import { dedupeEntries } from "./dedupe-entries.js";
 import { excludeOtherProjectsEntries } from "./exclude-other-projects-entries.js";
 import { fitToBudget } from "./fit-to-budget.js";
 import { formatMemoryBlock } from "./format-memory-block.js";
-import { rankEntries, type RankedEntry, type RankingOptions } from "./relevance/rank-entries.js";
+import { formatIndexLine, formatMemoryIndex, INDEX_CATEGORY_TITLES, LONGEST_INDEX_HEADING, shortHashes, type MemoryFetch } from "./format-memory-index.js";
+import { rankEntries, SEARCH_FLOOR, type RankedEntry, type RankingOptions } from "./relevance/rank-entries.js";
 import { queryTerms, type RelevanceQuery } from "./relevance/query-terms.js";
 import { selectEntries } from "./select-entries.js";
+import { sortEntries } from "./sort-entries.js";
 
 /** Where an injection chooses from: the files' entries, or what `injectionCandidates` made of them (e.g. cached). */
 export type InjectionSource =
@@ -25,16 +27,46 @@ export type InjectionRequest = InjectionSource & {
   /** Characters the block may take at most; null: no budget (the original's output). */
   maxChars: number | null;
   /**
-   * What the session is about. With terms, only the entries that match it are injected, best
-   * first (`rankEntries`: nothing fills the limit or a category's share below the relevance
-   * floor). Absent, or without a single term: today's order.
+   * What the session is about. With terms, the entries that match it are injected first, best
+   * first (`rankEntries`: nothing below the relevance floor counts as a match); then, with
+   * `fillWithCore`, today's order fills the limit and the budget, else nothing does. Absent, or
+   * without a single term: today's order.
    */
   query?: RelevanceQuery;
+  /**
+   * With a query: after the entries that match it, the proven core (today's order: observation
+   * count, confidence, recency, three per category) fills the limit and the budget, so that a
+   * session start is never empty while there are entries. False (the default): only what matches.
+   */
+  fillWithCore?: boolean;
+  /**
+   * After the entries in full, while the budget allows, an index of the next ones by the same
+   * order (those that match first, then today's order where the core fills): a line each with
+   * the short content hash and the title, under a heading that says how to fetch the full text
+   * (`fetch`). The entries in full may take at most `1 − share` of the budget for the core (never
+   * for an entry that matches), so that the index gets room; `maxLines` bounds it. Absent: no index.
+   */
+  index?: InjectionIndex;
   /** Options of `rankEntries`, e.g. a cached index of `injectionCandidates(request)`. */
   ranking?: RankingOptions;
   /** Content hashes never to choose by relevance, e.g. what this session was given already. */
   exclude?: ReadonlySet<string>;
 };
+
+/** How a block indexes the entries it does not show in full (`InjectionRequest.index`). */
+export interface InjectionIndex {
+  /** What the heading tells the agent to fetch an entry with. */
+  fetch: MemoryFetch;
+  /** 0–1: the share of the budget kept from the core's entries in full, for the index. */
+  share: number;
+  /** Lines at most. */
+  maxLines: number;
+  /**
+   * Entries that match the query shown in full at most; the next ones lead the index, where the
+   * model reads their titles and fetches what bears on its task. Absent: as many as the limit.
+   */
+  matchesInFull?: number;
+}
 
 export interface InjectionPlan {
   /** The injected entries in selection order (highest priority first); the block groups them by category. */
@@ -43,6 +75,8 @@ export interface InjectionPlan {
   block: string;
   /** Selected entries left out to stay within `maxChars`. */
   droppedForBudget: number;
+  /** The entries the block names in its index (title and hash only), in order; [] without an index. */
+  indexed: Entry[];
   sources: { local: number; global: number };
   /** With a query: every entry over the relevance floor, best first, with its score and reason. */
   ranked?: RankedEntry[];
@@ -50,7 +84,8 @@ export interface InjectionPlan {
 
 /**
  * The whole read path, pure: filter, dedupe, then either rank by the query (when it has terms)
- * or sort and fill by today's rules, add the partner of any contested entry, budget and format.
+ * and, with `fillWithCore`, fill with today's order, or sort and fill by today's rules alone;
+ * add the partner of any contested entry, budget, index what is left (`index`) and format.
  *
  * @example
  * const plan = planInjection({ local, global, project: "webshop", limit: 20, maxChars: 9000 });
@@ -58,13 +93,21 @@ export interface InjectionPlan {
  */
 export function planInjection(request: InjectionRequest): InjectionPlan {
   const candidates = "candidates" in request ? request.candidates : injectionCandidates(request);
+  const slots = request.limit < 0 ? candidates.length : request.limit;
   if (request.query !== undefined && queryTerms(request.query, request.ranking?.queryWeights).size > 0) {
     const ranked = rankEntries(candidates, request.query, request.ranking);
     const exclude = request.exclude;
-    const chosen = ranked.filter((item) => exclude === undefined || !exclude.has(item.entry.contentHash)).map((item) => item.entry);
-    return { ...budgeted(chosen.slice(0, request.limit < 0 ? chosen.length : request.limit), candidates, request.maxChars), ranked };
+    const matching = ranked.filter((item) => exclude === undefined || !exclude.has(item.entry.contentHash)).map((item) => item.entry);
+    const relevant = matching.slice(0, Math.min(slots, request.index?.matchesInFull ?? slots));
+    if (request.fillWithCore !== true) return { ...budgeted(relevant, [], candidates, request, matching, false), ranked };
+    const chosen = new Set(relevant);
+    const core = selectEntries(candidates, request.limit).filter((entry) => !chosen.has(entry) && (exclude === undefined || !exclude.has(entry.contentHash)));
+    // The index goes on where the floor stopped: every entry that matches a term at all, best
+    // first (the model judges a title better than the floor judges a score), then the core.
+    const indexFirst = request.index === undefined ? matching : [...matching, ...rankEntries(candidates, request.query, { ...request.ranking, floor: SEARCH_FLOOR }).map((item) => item.entry)];
+    return { ...budgeted(relevant, core.slice(0, Math.max(0, slots - relevant.length)), candidates, request, indexFirst, true), ranked };
   }
-  return budgeted(selectEntries(candidates, request.limit), candidates, request.maxChars);
+  return budgeted([], selectEntries(candidates, request.limit), candidates, request, [], true);
 }
 
 /**
@@ -78,15 +121,65 @@ export function injectionCandidates(request: { local: readonly Entry[]; global: 
   return dedupeEntries([...request.local, ...excludeOtherProjectsEntries(request.global, request.project)]);
 }
 
-function budgeted(selected: Entry[], candidates: readonly Entry[], maxChars: number | null): InjectionPlan {
-  const { kept, dropped } = fitToBudget(withContestedPartners(selected, candidates), maxChars);
+// `relevant` in full first, whatever the index's share; then `core` while the share allows; then
+// the index: the rest of `matching`, then (where the core fills) the rest of today's order.
+function budgeted(relevant: Entry[], core: Entry[], candidates: readonly Entry[], request: InjectionRequest, indexFirst: readonly Entry[], indexCore: boolean): InjectionPlan {
+  const { maxChars, index } = request;
+  const selected = withContestedPartners([...relevant, ...core], candidates);
+  const indexOn = index !== undefined && maxChars !== null && index.maxLines > 0;
+  const restOf = (kept: readonly Entry[]) => (indexOn ? indexOrder(kept, indexFirst, indexCore ? candidates : [], index.maxLines, request.exclude) : []);
+  let { kept, dropped } = fitToBudget(selected, maxChars);
+  let rest = restOf(kept);
+  // Where an index has something to name, the core in full leaves it its share of the budget.
+  if (indexOn && rest.length > 0) {
+    const isCore = new Set(selected.slice(relevant.length));
+    const coreCap = Math.floor(maxChars * (1 - index.share));
+    ({ kept, dropped } = fitToBudget(selected, maxChars, (entry) => (isCore.has(entry) ? coreCap : Number.POSITIVE_INFINITY)));
+    rest = restOf(kept);
+  }
   const local = kept.filter((entry) => entry.scope === "local").length;
+  let indexed: Entry[] = [];
+  let indexText = "";
+  if (indexOn && kept.length > 0) {
+    // Room as for the longest heading, so that `withIndexFetch` may change it within the budget.
+    const room = maxChars - formatMemoryBlock(kept).length - LONGEST_INDEX_HEADING - 1;
+    const short = shortHashes(candidates);
+    const lines: Array<{ category: Entry["category"]; line: string }> = [];
+    const titled = new Set<Entry["category"]>();
+    let used = 0;
+    for (const entry of rest) {
+      const line = formatIndexLine(entry, short(entry.contentHash));
+      const cost = line.length + (titled.has(entry.category) ? 0 : INDEX_CATEGORY_TITLES[entry.category].length);
+      if (used + cost > room) break;
+      used += cost;
+      titled.add(entry.category);
+      lines.push({ category: entry.category, line });
+      indexed.push(entry);
+    }
+    indexText = formatMemoryIndex(lines, index.fetch);
+    if (lines.length === 0) indexed = [];
+  }
   return {
     entries: kept,
-    block: formatMemoryBlock(kept),
+    block: formatMemoryBlock(kept, indexText),
     droppedForBudget: dropped.length,
+    indexed,
     sources: { local, global: kept.length - local },
   };
+}
+
+/** What the index names, in order, at most `maxLines`: `first` where not in full, then today's order of `rest` (none of `exclude`). */
+function indexOrder(kept: readonly Entry[], first: readonly Entry[], rest: readonly Entry[], maxLines: number, exclude: ReadonlySet<string> = new Set()): Entry[] {
+  const shown = new Set([...exclude, ...kept.map((entry) => entry.contentHash)]);
+  const order: Entry[] = [];
+  const add = (entry: Entry) => {
+    if (order.length >= maxLines || shown.has(entry.contentHash)) return;
+    shown.add(entry.contentHash);
+    order.push(entry);
+  };
+  for (const entry of first) add(entry);
+  if (order.length < maxLines && rest.length > 0) for (const entry of sortEntries(rest, maxLines + kept.length + first.length)) add(entry);
+  return order;
 }
 
 // A contested entry is shown beside the entry it contradicts (`iflow-memory contest`), even

@@ -1,4 +1,4 @@
-export { configPath, DEFAULT_CONFIG, readConfig, SESSION_EVENTS } from "./read-config.js";
+export { closestConfigKey, CONFIG_KEYS, configPath, DEFAULT_CONFIG, MAX_INJECTION_CHARS, readConfig, SESSION_EVENTS } from "./read-config.js";
 export type { ConfigRead, InjectionRanking, MemoryConfig } from "./read-config.js";
 export { findProjectRoot } from "./find-project-root.js";
 export { readGlobalStore, resolveGlobalStoreDir } from "./read-global-store.js";
@@ -24,7 +24,7 @@ export { StoreError } from "./store-error.js";
 export type { StoreErrorCode } from "./store-error.js";
 export { LOCK_FILE, withStoreLock } from "./with-store-lock.js";
 export type { StoreLockOptions } from "./with-store-lock.js";
-export { prepareSessionInjection, trackedPlan } from "./prepare-session-injection.js";
+export { prepareSessionInjection, SESSION_INDEX_MAX_LINES, SESSION_INDEX_SHARE, SESSION_MATCHES_IN_FULL, sessionIndex, trackedPlan } from "./prepare-session-injection.js";
 export type { SessionInjection } from "./prepare-session-injection.js";
 export { decodeRankingCache, encodeRankingCache } from "./ranking-cache-file.js";
 export type { RankingData } from "./ranking-cache-file.js";
@@ -62,7 +62,7 @@ export { exportRules, GENERATED_MARKER } from "./export-rules.js";
 export { updateSettingsFile } from "./update-settings-file.js";
 export { isoTimestamp } from "./iso-timestamp.js";
 export { planPromptRecall, planSessionStart, PROMPT_RECALL_MAX_CHARS, sessionQuery, readSessionLedger, recordInSessionLedger, SESSION_LEDGER_MAX_AGE_MS, sessionLedgerPath } from "./relevance/index.js";
-export { createMemorySearcher, searchMemory } from "./relevance/index.js";
+export { claimSessionEvent, createMemorySearcher, SESSION_CLAIM_WINDOW_MS, searchMemory } from "./relevance/index.js";
 export type { MemorySearcher, SearchMemoryOptions, SearchScope, SessionPlan } from "./relevance/index.js";
 export { DEFAULT_SIGNALS_TIMEOUT_MS, gatherSessionSignals, MAX_CHANGED_FILES, startSessionSignals } from "./signals/index.js";
 export type { ActiveFeature, GatherSessionSignalsOptions, PendingSessionSignals, SessionSignals } from "./signals/index.js";
@@ -74,3 +74,4 @@ export { FEEDBACK_FILE, MAX_FEEDBACK_NOTE, readFeedback } from "./read-feedback.
 export type { FeedbackRecord, FeedbackSummary } from "./read-feedback.js";
 export { MAX_MEMORY_DESCRIPTION, MAX_MEMORY_NAME, storeMemory } from "./store-memory.js";
 export type { NewMemory, StoreMemoryOptions, StoreMemoryResult } from "./store-memory.js";
+export { shortHash } from "./short-hash.js";

@@ -172,6 +172,7 @@ describe("prepareSessionInjection", () => {
         injectionEvents: ["startup", "resume", "clear", "fork"],
         globalEnabled: true,
         injectionRanking: "relevance",
+        injectionIndex: true,
         promptRecall: true,
         promptRecallLimit: 5,
       },

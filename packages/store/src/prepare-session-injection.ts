@@ -1,4 +1,4 @@
-import { buildRelevanceIndex, injectionCandidates, planInjection, type InjectionPlan } from "@iflow-memory/ranker";
+import { buildRelevanceIndex, injectionCandidates, planInjection, type InjectionPlan, type InjectionIndex } from "@iflow-memory/ranker";
 import { readConfig, type MemoryConfig } from "./read-config.js";
 import type { RankingData } from "./ranking-cache-file.js";
 import { readMemorySources } from "./read-memory-sources.js";
@@ -38,8 +38,8 @@ export async function prepareSessionInjection(options: { projectRoot: string; gl
   }
   const sources = await readMemorySources({ ...options, includeGlobal: config.globalEnabled });
   const candidates = injectionCandidates({ local: sources.local, global: sources.global, project: projectName(options.projectRoot) });
-  const plan = planInjection({ candidates, limit: config.injectionLimit, maxChars: config.injectionMaxChars });
-  const ranks = config.injectionRanking === "relevance" || config.promptRecall;
+  const plan = planInjection({ candidates, limit: config.injectionLimit, maxChars: config.injectionMaxChars, ...sessionIndex(config) });
+  const ranks = config.injectionRanking !== "original" || config.promptRecall;
   return {
     config,
     configWarnings,
@@ -47,6 +47,27 @@ export async function prepareSessionInjection(options: { projectRoot: string; gl
     ...(ranks ? { ranking: { candidates, index: buildRelevanceIndex(candidates) } } : {}),
     warnings: sources.warnings,
   };
+}
+
+/** Lines a session start's index names at most. */
+export const SESSION_INDEX_MAX_LINES = 150;
+/**
+ * The share of the budget that entries of the proven core may not take when there is an index:
+ * room for titles of the rest. Chosen with `SESSION_MATCHES_IN_FULL` by `pnpm eval:relevance` on
+ * its dev contexts: of the settings that name at least 0.70 of the labelled entries in full or by
+ * title, the one with the most in full and by title together (a tie within 0.01 to more in full).
+ */
+export const SESSION_INDEX_SHARE = 0.7;
+/** Entries that match the session shown in full at most, with an index; the next lead the index (see `SESSION_INDEX_SHARE`). */
+export const SESSION_MATCHES_IN_FULL = 5;
+
+/**
+ * The `index` of a session start's `planInjection` under `config` (none with
+ * `memory_injection_index: false`), its heading naming the MCP tools; `planSessionStart` names
+ * the command line instead where the MCP server is not registered.
+ */
+export function sessionIndex(config: MemoryConfig): { index?: InjectionIndex } {
+  return config.injectionIndex ? { index: { fetch: "mcp", share: SESSION_INDEX_SHARE, maxLines: SESSION_INDEX_MAX_LINES, matchesInFull: SESSION_MATCHES_IN_FULL } } : {};
 }
 
 /** What tracking and the session ledger keep of a plan. */
@@ -60,5 +81,6 @@ export function trackedPlan(plan: InjectionPlan): TrackedPlan {
     }),
     sources: plan.sources,
     droppedForBudget: plan.droppedForBudget,
+    ...(plan.indexed.length === 0 ? {} : { indexed: plan.indexed.map((entry) => ({ name: entry.name, contentHash: entry.contentHash })) }),
   };
 }

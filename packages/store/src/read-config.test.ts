@@ -25,7 +25,7 @@ describe("readConfig", () => {
   });
 
   it("reads every key of the frontmatter and leaves other iflow keys and the body alone", async () => {
-    const text = "---\nworkflow_mode: full\nmemory_injection_enabled: true\nmemory_injection_limit: 7\nmemory_injection_max_chars: 4000\nmemory_injection_events:\n  - startup\n  - compact\nmemory_global_enabled: false\nmemory_injection_ranking: Original\nmemory_prompt_recall: off\nmemory_prompt_recall_limit: 2\n---\n\n# Notes\nmemory_injection_limit: 99\n";
+    const text = "---\nworkflow_mode: full\nmemory_injection_enabled: true\nmemory_injection_limit: 7\nmemory_injection_max_chars: 4000\nmemory_injection_events:\n  - startup\n  - compact\nmemory_global_enabled: false\nmemory_injection_ranking: Original\nmemory_injection_index: false\nmemory_prompt_recall: off\nmemory_prompt_recall_limit: 2\n---\n\n# Notes\nmemory_injection_limit: 99\n";
     expect(await read(text)).toEqual({
       config: {
         injectionEnabled: true,
@@ -34,10 +34,40 @@ describe("readConfig", () => {
         injectionEvents: ["startup", "compact"],
         globalEnabled: false,
         injectionRanking: "original",
+        injectionIndex: false,
         promptRecall: false,
         promptRecallLimit: 2,
       },
       warnings: [],
+    });
+  });
+
+  it("reads strict as a ranking of its own", async () => {
+    expect((await read("---\nmemory_injection_ranking: strict\n---\n")).config.injectionRanking).toBe("strict");
+  });
+
+  it("caps a size above what Claude Code passes to the model whole at 9,500 characters, with a warning", async () => {
+    expect(await read("---\nmemory_injection_max_chars: 20000\n---\n")).toEqual({
+      config: { ...DEFAULT_CONFIG, injectionMaxChars: 9500 },
+      warnings: [
+        {
+          path: ".claude/iflow-dev.local.md",
+          line: 2,
+          message: "memory_injection_max_chars: 20000 is more than Claude Code passes to the model whole (about 10,000 characters); capped at 9500",
+        },
+      ],
+    });
+    expect((await read("---\nmemory_injection_max_chars: 9500\n---\n")).warnings).toEqual([]);
+  });
+
+  it("names the closest known key for a misspelled one of ours, and leaves other iflow features' keys alone", async () => {
+    expect(await read("---\nmemory_injection_limt: 5\nmemory_max_chars: 4000\nmemroy_global_enabled: false\nworkflow_mode: full\nreview_depth: 3\n---\n")).toEqual({
+      config: DEFAULT_CONFIG,
+      warnings: [
+        { path: ".claude/iflow-dev.local.md", line: 2, message: "memory_injection_limt is not a setting of iflow-memory; did you mean memory_injection_limit? (ignored)" },
+        { path: ".claude/iflow-dev.local.md", line: 3, message: "memory_max_chars is not a setting of iflow-memory; did you mean memory_injection_max_chars? (ignored)" },
+        { path: ".claude/iflow-dev.local.md", line: 4, message: "memroy_global_enabled is not a setting of iflow-memory; did you mean memory_global_enabled? (ignored)" },
+      ],
     });
   });
 
@@ -51,7 +81,7 @@ describe("readConfig", () => {
     expect(await read("---\nmemory_injection_ranking: smart\nmemory_prompt_recall_limit: -1\n---\n")).toEqual({
       config: DEFAULT_CONFIG,
       warnings: [
-        { path: ".claude/iflow-dev.local.md", line: 2, message: 'memory_injection_ranking: "smart" is not relevance or original; using the default "relevance"' },
+        { path: ".claude/iflow-dev.local.md", line: 2, message: 'memory_injection_ranking: "smart" is not relevance, strict or original; using the default "relevance"' },
         { path: ".claude/iflow-dev.local.md", line: 3, message: 'memory_prompt_recall_limit: -1 is not a whole number of 0 or more; using the default 5' },
       ],
     });

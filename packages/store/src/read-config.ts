@@ -16,8 +16,13 @@ export interface MemoryConfig {
   injectionEvents: string[];
   /** `memory_global_enabled`: include the global store. */
   globalEnabled: boolean;
-  /** `memory_injection_ranking`: "relevance" ranks by what the session is about; "original" is today's order. */
+  /**
+   * `memory_injection_ranking`: "relevance" puts what the session is about first, then the proven
+   * core; "strict" only what the session is about; "original" is today's order.
+   */
   injectionRanking: InjectionRanking;
+  /** `memory_injection_index`: after the entries in full, a line (hash and title) for each of the next ones, while the budget allows. */
+  injectionIndex: boolean;
   /** `memory_prompt_recall`: the prompt hook adds the entries relevant to each prompt. */
   promptRecall: boolean;
   /** `memory_prompt_recall_limit`: entries a prompt adds at most; 0 none. */
@@ -25,7 +30,14 @@ export interface MemoryConfig {
 }
 
 /** How a session start chooses its entries. */
-export type InjectionRanking = "relevance" | "original";
+export type InjectionRanking = "relevance" | "strict" | "original";
+
+/**
+ * The most characters a session-start block may have: Claude Code hands a hook's context longer
+ * than about 10,000 characters to the model as a ~2 KB preview only (2.1: cut between 9,967 and
+ * 10,341), so a larger `memory_injection_max_chars` is capped here, with a warning.
+ */
+export const MAX_INJECTION_CHARS = 9500;
 
 export const DEFAULT_CONFIG: Readonly<MemoryConfig> = Object.freeze({
   injectionEnabled: true,
@@ -34,6 +46,7 @@ export const DEFAULT_CONFIG: Readonly<MemoryConfig> = Object.freeze({
   injectionEvents: ["startup", "resume", "clear", "fork"],
   globalEnabled: true,
   injectionRanking: "relevance",
+  injectionIndex: true,
   promptRecall: true,
   promptRecallLimit: 5,
 });
@@ -127,6 +140,15 @@ function parseConfigText(text: string, path: string, parseDocument: ParseDocumen
   read("memory_injection_enabled", "injectionEnabled", toBoolean, "true or false");
   read("memory_injection_limit", "injectionLimit", (value) => toInteger(value, -1), "a whole number of -1 or more");
   read("memory_injection_max_chars", "injectionMaxChars", (value) => toInteger(value, 1), "a whole number of 1 or more");
+  if (config.injectionMaxChars > MAX_INJECTION_CHARS) {
+    const line = lineOf("memory_injection_max_chars");
+    warnings.push({
+      path,
+      ...(line === undefined ? {} : { line }),
+      message: `memory_injection_max_chars: ${config.injectionMaxChars} is more than Claude Code passes to the model whole (about 10,000 characters); capped at ${MAX_INJECTION_CHARS}`,
+    });
+    config.injectionMaxChars = MAX_INJECTION_CHARS;
+  }
   read("memory_injection_events", "injectionEvents", toEvents, `a list of ${SESSION_EVENTS.join(", ")}`);
   const unknown = config.injectionEvents.filter((event) => !SESSION_EVENTS.includes(event));
   if (unknown.length > 0) {
@@ -138,9 +160,17 @@ function parseConfigText(text: string, path: string, parseDocument: ParseDocumen
     });
   }
   read("memory_global_enabled", "globalEnabled", toBoolean, "true or false");
-  read("memory_injection_ranking", "injectionRanking", toRanking, "relevance or original");
+  read("memory_injection_ranking", "injectionRanking", toRanking, "relevance, strict or original");
+  read("memory_injection_index", "injectionIndex", toBoolean, "true or false");
   read("memory_prompt_recall", "promptRecall", toBoolean, "true or false");
   read("memory_prompt_recall_limit", "promptRecallLimit", (value) => toInteger(value, 0), "a whole number of 0 or more");
+  for (const key of Object.keys(values)) {
+    if (CONFIG_KEYS.includes(key)) continue;
+    const closest = closestConfigKey(key);
+    if (closest === null) continue;
+    const line = lineOf(key);
+    warnings.push({ path, ...(line === undefined ? {} : { line }), message: `${key} is not a setting of iflow-memory; did you mean ${closest}? (ignored)` });
+  }
   return { config, warnings };
 }
 
@@ -175,7 +205,56 @@ function toBoolean(value: unknown): boolean | undefined {
 
 function toRanking(value: unknown): InjectionRanking | undefined {
   const word = typeof value === "string" ? value.trim().toLowerCase() : undefined;
-  return word === "relevance" || word === "original" ? word : undefined;
+  return word === "relevance" || word === "strict" || word === "original" ? word : undefined;
+}
+
+/** The settings iflow-memory reads from the config file. */
+export const CONFIG_KEYS: readonly string[] = [
+  "memory_injection_enabled",
+  "memory_injection_limit",
+  "memory_injection_max_chars",
+  "memory_injection_events",
+  "memory_global_enabled",
+  "memory_injection_ranking",
+  "memory_injection_index",
+  "memory_prompt_recall",
+  "memory_prompt_recall_limit",
+];
+
+/**
+ * The known setting an unknown key was probably meant to be: for a key of ours (starting
+ * `memory`) the closest by edit distance, and for any other key one within a quarter of its
+ * length in edits (a misspelling); null for a key of another iflow feature sharing the file.
+ *
+ * @example
+ * closestConfigKey("memory_injection_limt"); // "memory_injection_limit"
+ * closestConfigKey("workflow_mode"); // null
+ */
+export function closestConfigKey(key: string): string | null {
+  const lower = key.toLowerCase();
+  let best: string | null = null;
+  let bestDistance = Number.POSITIVE_INFINITY;
+  for (const known of CONFIG_KEYS) {
+    const distance = editDistance(lower, known);
+    if (distance < bestDistance) {
+      best = known;
+      bestDistance = distance;
+    }
+  }
+  const ours = /^mem(?:ory|roy|ry|orry)?[_-]/.test(lower);
+  return ours || bestDistance <= Math.max(1, Math.floor(key.length / 4)) ? best : null;
+}
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return previous[b.length]!;
 }
 
 function toInteger(value: unknown, minimum: number): number | undefined {

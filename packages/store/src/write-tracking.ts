@@ -21,6 +21,8 @@ export interface TrackingRecord {
 export type TrackedPlan = Pick<InjectionPlan, "block" | "sources" | "droppedForBudget"> & {
   /** `matchedTerms`: why relevance chose the entry (absent in today's order), for the injection history. */
   entries: ReadonlyArray<{ name: string; contentHash: string; matchedTerms?: string[] }>;
+  /** What the block's index names (hash and title only), when it has one. */
+  indexed?: ReadonlyArray<{ name: string; contentHash: string }>;
 };
 
 /** The tracking file inside a global store. */
@@ -56,6 +58,7 @@ export function createTrackingRecord(options: {
     chars: plan.block.length,
     estimated_tokens: Math.ceil(plan.block.length / 4),
     dropped_for_budget: plan.droppedForBudget,
+    ...(plan.indexed === undefined || plan.indexed.length === 0 ? {} : { entries_indexed: plan.indexed.length }),
     ...(options.event === undefined ? {} : { event: options.event }),
   };
 }

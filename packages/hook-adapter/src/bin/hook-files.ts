@@ -62,6 +62,8 @@ export function runBundledHook(run: (io: HookIO) => Promise<number>): void {
     refreshInBackground,
     spawn: spawnWhenNeeded,
     cacheSalt: bundleStamp(),
+    // Registered with the MCP server beside it (the plugin, `setup claude`): its index names the MCP tools.
+    fetch: process.argv.includes("--mcp") ? "mcp" : "cli",
     env: process.env,
     cwd: process.cwd(),
   }).then(

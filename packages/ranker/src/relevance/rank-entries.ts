@@ -86,6 +86,13 @@ export const DEFAULT_RANKING = {
 export const PROMPT_RECALL_FLOOR: RelevanceFloor = { minimumKnownShare: 0.6, minimum: 1.6, relativeToBest: 0.7, minimumTerms: 1, minimumCoverage: 0.1 };
 
 /**
+ * The floor of `search` and the MCP `search_memory`: a reader (the user, the model) judges a
+ * ranked list, so nothing that matches a meaningful term of the query (stop words never count) is
+ * left out; the strict floors are for what is injected unasked.
+ */
+export const SEARCH_FLOOR: RelevanceFloor = { minimumKnownShare: 0, minimum: 0, relativeToBest: 0, minimumTerms: 1, minimumCoverage: 0 };
+
+/**
  * The vocabulary (distinct terms) of the bank the known-share gates were tuned on: the real
  * 2026-04 bank with the global-store example, 265 entries (`pnpm eval:relevance`).
  */

@@ -3,3 +3,4 @@ export type { SessionPlan } from "./plan-session-injection.js";
 export { readSessionLedger, recordInSessionLedger, SESSION_LEDGER_MAX_AGE_MS, sessionLedgerPath } from "./session-ledger.js";
 export { createMemorySearcher, searchMemory } from "./search-memory.js";
 export type { MemorySearcher, SearchMemoryOptions, SearchScope } from "./search-memory.js";
+export { claimSessionEvent, SESSION_CLAIM_WINDOW_MS } from "./claim-session-event.js";

@@ -1,26 +1,37 @@
-import { planInjection, PROMPT_RECALL_FLOOR, queryTerms, type EntryFeedback, type RankingOptions, type RelevanceQuery } from "@iflow-memory/ranker";
-import { trackedPlan, type SessionInjection } from "../prepare-session-injection.js";
+import { planInjection, PROMPT_RECALL_FLOOR, queryTerms, withIndexFetch, type EntryFeedback, type MemoryFetch, type RankingOptions, type RelevanceQuery } from "@iflow-memory/ranker";
+import { sessionIndex, trackedPlan, type SessionInjection } from "../prepare-session-injection.js";
 import type { SessionSignals } from "../signals/index.js";
 import type { TrackedPlan } from "../write-tracking.js";
 
 /** Characters a prompt's recall may add at most: a prompt is a small step, not a new session. */
 export const PROMPT_RECALL_MAX_CHARS = 3000;
 
+/** Lines a prompt's index names at most: the relevant entries beyond its limit, never the core. */
+export const PROMPT_INDEX_MAX_LINES = 3;
+
 /** A plan and how it was chosen. */
 export type SessionPlan = TrackedPlan & { ranking: "relevance" | "original" };
 
 /**
- * What a session start injects: with `memory_injection_ranking: relevance` and a query that has
- * terms (the session's signals), the entries relevant to it, best first, within the config's
- * limit and budget — and none that do not match, even to fill the limit; otherwise today's plan.
+ * What a session start injects. With `memory_injection_ranking: relevance` (the default) and a
+ * query that has terms (the session's signals): the entries relevant to it, best first, then the
+ * proven core in today's order, within the config's limit and budget — never empty while there
+ * are entries; with `strict`, the relevant entries alone. Otherwise (no signal, `original`),
+ * today's plan. With `memory_injection_index` (the default), an index of the next entries follows,
+ * its heading naming how to fetch them (`fetch`: the MCP tools, or `iflow-memory show`).
  *
  * @example
- * planSessionStart(injection, sessionQuery(await gatherSessionSignals({ projectRoot }))).block;
+ * planSessionStart(injection, sessionQuery(await gatherSessionSignals({ projectRoot })), { fetch: "mcp" }).block;
  */
-export function planSessionStart(injection: SessionInjection, query: RelevanceQuery | null, options: { feedback?: ReadonlyMap<string, EntryFeedback> } = {}): SessionPlan {
+export function planSessionStart(
+  injection: SessionInjection,
+  query: RelevanceQuery | null,
+  options: { feedback?: ReadonlyMap<string, EntryFeedback>; fetch?: MemoryFetch } = {},
+): SessionPlan {
   const { config, ranking } = injection;
-  if (!config.injectionEnabled || config.injectionRanking !== "relevance" || ranking === undefined || query === null || queryTerms(query).size === 0) {
-    return { ...injection.plan, ranking: "original" };
+  const fetch = options.fetch ?? "mcp";
+  if (!config.injectionEnabled || config.injectionRanking === "original" || ranking === undefined || query === null || queryTerms(query).size === 0) {
+    return { ...injection.plan, block: withIndexFetch(injection.plan.block, fetch), ranking: "original" };
   }
   const plan = planInjection({
     candidates: ranking.candidates,
@@ -28,13 +39,16 @@ export function planSessionStart(injection: SessionInjection, query: RelevanceQu
     maxChars: config.injectionMaxChars,
     query,
     ranking: rankingOptions(ranking, options),
+    fillWithCore: config.injectionRanking === "relevance",
+    ...sessionIndex(config),
   });
-  return { ...trackedPlan(plan), ranking: "relevance" };
+  return { ...trackedPlan(plan), block: withIndexFetch(plan.block, fetch), ranking: "relevance" };
 }
 
 /**
  * What a prompt adds: the entries relevant to the prompt that the session has not been given
  * (`given`), at most `memory_prompt_recall_limit` and `PROMPT_RECALL_MAX_CHARS` characters;
+ * then a line (hash and title) for each of a few more over the floor (`PROMPT_INDEX_MAX_LINES`);
  * nothing when none clears the prompt's relevance floor (`PROMPT_RECALL_FLOOR`, stricter than a
  * session start's), when the prompt has no word but stop words, or when prompt recall or
  * injection is off.
@@ -46,7 +60,7 @@ export function planPromptRecall(
   injection: SessionInjection,
   prompt: string,
   given: ReadonlySet<string>,
-  options: { feedback?: ReadonlyMap<string, EntryFeedback> } = {},
+  options: { feedback?: ReadonlyMap<string, EntryFeedback>; fetch?: MemoryFetch } = {},
 ): TrackedPlan {
   const { config, ranking } = injection;
   // A prompt of stop words alone ("try that again", "yes, do it") has nothing to match: without
@@ -61,6 +75,7 @@ export function planPromptRecall(
     query: { text: prompt },
     exclude: given,
     ranking: { ...rankingOptions(ranking, options), floor: PROMPT_RECALL_FLOOR },
+    ...(config.injectionIndex ? { index: { fetch: options.fetch ?? "mcp", share: 0, maxLines: PROMPT_INDEX_MAX_LINES } } : {}),
   });
   return trackedPlan(plan);
 }

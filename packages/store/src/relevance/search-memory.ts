@@ -1,5 +1,5 @@
 import type { Entry } from "@iflow-memory/parser";
-import { buildRelevanceIndex, entryOrders, injectionCandidates, rankEntries, type EntryOrders, type RankedEntry, type RelevanceIndex } from "@iflow-memory/ranker";
+import { buildRelevanceIndex, entryOrders, injectionCandidates, rankEntries, SEARCH_FLOOR, type EntryOrders, type RankedEntry, type RelevanceIndex } from "@iflow-memory/ranker";
 import { injectionFingerprint } from "../injection-cache.js";
 import { readFeedback } from "../read-feedback.js";
 import { readMemorySources, type MemorySources } from "../read-memory-sources.js";
@@ -21,9 +21,9 @@ export interface SearchMemoryOptions {
 }
 
 /**
- * The project's and the global store's entries ranked for a query, with the hooks' ranking
- * (relevance floor included: a query the bank has nothing on finds nothing; readers' feedback
- * lifts or sinks an entry among its equals).
+ * The project's and the global store's entries ranked for a query, with the hooks' ranking and
+ * the search floor (`SEARCH_FLOOR`: every entry that holds a meaningful word of the query, best
+ * first — the reader judges; readers' feedback lifts or sinks an entry among its equals).
  *
  * @example
  * const { results } = await searchMemory({ projectRoot, globalStoreDir, query: "embedding timeouts", limit: 10 });
@@ -80,7 +80,7 @@ export function createMemorySearcher(options: { projectRoot: string; globalStore
       // The index and the entries' orders are made at the first search that needs them, and kept.
       scoped.index ??= buildRelevanceIndex(scoped.candidates);
       scoped.orders ??= entryOrders(scoped.candidates);
-      const ranked = rankEntries(scoped.candidates, { text: query }, { index: scoped.index, orders: scoped.orders, feedback: readFeedback(options.globalStoreDir) });
+      const ranked = rankEntries(scoped.candidates, { text: query }, { index: scoped.index, orders: scoped.orders, feedback: readFeedback(options.globalStoreDir), floor: SEARCH_FLOOR });
       return { results: limit < 0 ? ranked : ranked.slice(0, limit), warnings: sources.warnings };
     },
     async sources() {
