@@ -31,8 +31,11 @@ function useOriginalRanking(projectRoot: string): void {
   writeFileSync(join(projectRoot, ".claude/iflow-dev.local.md"), "---\nmemory_injection_ranking: original\nmemory_prompt_recall: false\n---\n");
 }
 
+// A session of its own for each run: a second start of one session and source within a minute is
+// taken for a second route's hook, and prints nothing (see session-start-contract.test.ts).
+let sessions = 0;
 function stdinFor(projectRoot: string, source = "startup"): string {
-  return JSON.stringify({ session_id: "s1", transcript_path: "/tmp/t.jsonl", cwd: projectRoot, hook_event_name: "SessionStart", source });
+  return JSON.stringify({ session_id: `s${++sessions}`, transcript_path: "/tmp/t.jsonl", cwd: projectRoot, hook_event_name: "SessionStart", source });
 }
 
 async function runHook(
@@ -251,10 +254,13 @@ describe.each(testNodes())("on $label", ({ major, executable, missing }) => {
       expect((await hook(stdinFor(projectRoot), home)).stdout).toBe("");
       writeFileSync(config, "---\nmemory_injection_limit: -1\nmemory_injection_max_chars: 10000000\n---\n");
       const all = await hook(stdinFor(projectRoot), home);
-      const headers = all.output!.additionalContext.split("\n").filter((line) => line.startsWith("### ") && !/^### (Anti-Patterns to Avoid|Heuristics|Patterns to Follow)$/.test(line));
+      // A size over 9,500 is capped: what is not shown in full is named in the index.
+      const lines = all.output!.additionalContext.split("\n");
+      const headers = lines.filter((line) => line.startsWith("### ") && !/^### (Anti-Patterns to Avoid|Heuristics|Patterns to Follow|More in memory \(titles only\))$/.test(line));
+      const indexed = lines.filter((line) => /^- `[0-9a-f]{8,16}` /.test(line));
       const cli = await runNode(CLI_BIN, ["inject", "--project-root", projectRoot, "--limit", "-1", "--global-store", join(home, "none"), "--no-tracking", "--json"]);
-      expect(headers.length).toBe((JSON.parse(cli.stdout) as { entries: unknown[] }).entries.length);
-      expect(headers.length).toBeGreaterThan(20); // more than the default limit: -1 is no limit
+      expect(headers.length + indexed.length).toBe((JSON.parse(cli.stdout) as { entries: unknown[] }).entries.length);
+      expect(headers.length + indexed.length).toBeGreaterThan(20); // more than the default limit: -1 is no limit
     });
 
     it("gives up at its deadline with exit 0 and a one-line reason", async () => {
@@ -269,18 +275,19 @@ describe.each(testNodes())("on $label", ({ major, executable, missing }) => {
   describe("the SessionStart hook's stdin, whatever kind of file it is", () => {
     it("reads the same JSON from a socket, a shell pipe, a FIFO and a regular file", async () => {
       const { base, home, projectRoot } = workspace();
-      const input = stdinFor(projectRoot);
-      const fromSocket = await hook(input, home);
+      // The same JSON but for the session: each run is a session of its own.
+      const input = () => stdinFor(projectRoot);
+      const fromSocket = await hook(input(), home);
 
       const fromShellPipe = spawnSync("sh", ["-c", 'printf %s "$HOOK_INPUT" | "$NODE" "$HOOK"'], {
-        env: { PATH: process.env.PATH ?? "", HOME: home, HOOK_INPUT: input, NODE: executable, HOOK: HOOK_BIN },
+        env: { PATH: process.env.PATH ?? "", HOME: home, HOOK_INPUT: input(), NODE: executable, HOOK: HOOK_BIN },
         encoding: "utf8",
       });
 
       const fifo = join(base, "stdin.fifo");
       execFileSync("mkfifo", [fifo]);
       const fifoEnd = openSync(fifo, constants.O_RDWR); // read-write: opening does not wait for a reader
-      writeSync(fifoEnd, input);
+      writeSync(fifoEnd, input());
       const writer = openSync(fifo, constants.O_WRONLY);
       closeSync(fifoEnd);
       const fifoReader = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
@@ -288,7 +295,7 @@ describe.each(testNodes())("on $label", ({ major, executable, missing }) => {
       closeSync(writer); // end of file once the hook has read what was written
 
       const file = join(base, "stdin.json");
-      writeFileSync(file, input);
+      writeFileSync(file, input());
       const fileReader = openSync(file, "r");
       const fromFile = await hook({ descriptor: fileReader }, home);
       await fromFifo;

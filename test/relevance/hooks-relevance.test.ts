@@ -38,7 +38,9 @@ function headers(stdout: string, event = "SessionStart"): string[] {
   if (stdout === "") return [];
   const output = JSON.parse(stdout) as { hookSpecificOutput: { hookEventName: string; additionalContext: string } };
   expect(output.hookSpecificOutput.hookEventName).toBe(event);
-  return output.hookSpecificOutput.additionalContext.split("\n").filter((line) => /^### (?:Anti-Pattern|Pattern|Heuristic)?/.test(line) && !/^### (?:Anti-Patterns to Avoid|Heuristics|Patterns to Follow)$/.test(line));
+  return output.hookSpecificOutput.additionalContext
+    .split("\n")
+    .filter((line) => /^### (?:Anti-Pattern|Pattern|Heuristic)?/.test(line) && !/^### (?:Anti-Patterns to Avoid|Heuristics|Patterns to Follow|More in memory \(titles only\))$/.test(line));
 }
 
 describe("the SessionStart hook with relevance, in a real git repository", () => {
@@ -56,7 +58,7 @@ describe("the SessionStart hook with relevance, in a real git repository", () =>
   it("injects today's order where there is nothing to rank by: no git, no feature, no manifest", async () => {
     const { home, root } = repository({ git: false });
     const result = await sessionStart(root, home);
-    const original = await runNode(CLI_BIN, ["inject", "--project-root", root, "--max-chars", "9000", "--no-tracking"], { env: { HOME: home } });
+    const original = await runNode(CLI_BIN, ["inject", "--project-root", root, "--max-chars", "9000", "--index", "--no-tracking"], { env: { HOME: home } });
     expect(JSON.parse(result.stdout).hookSpecificOutput.additionalContext).toBe(original.stdout);
   });
 
@@ -82,12 +84,19 @@ describe("the SessionStart hook with relevance, in a real git repository", () =>
     expect(headers(result.stdout)).toContain("### Pattern: Wrapper-Side Emission Outside @with_retry");
   });
 
-  it("injects nothing with a branch about what the bank never speaks of, rather than filling the limit", async () => {
+  it("injects the proven core with a branch about what the bank never speaks of, and nothing with memory_injection_ranking: strict", async () => {
     const { home, root, git } = repository();
     git("checkout", "--quiet", "-b", "chore/update-license-year");
     commitFile(git, root, "LICENSE", "Update copyright year to 2026");
+    const core = headers(JSON.stringify({ hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: (await runNode(CLI_BIN, ["inject", "--project-root", root, "--max-chars", "9000", "--index", "--no-tracking"], { env: { HOME: home } })).stdout } }));
     const result = await sessionStart(root, home);
-    expect(headers(result.stdout).length).toBeLessThanOrEqual(2);
+    expect(headers(result.stdout)).toEqual(core);
+    mkdirSync(join(root, ".claude"));
+    writeFileSync(join(root, ".claude/iflow-dev.local.md"), "---\nmemory_injection_ranking: strict\n---\n");
+    // Ignored, as a local config file usually is: an untracked one would be a signal of its own.
+    writeFileSync(join(root, ".git/info/exclude"), ".claude/\n");
+    const strict = await sessionStart(root, home, {}, "s2");
+    expect(headers(strict.stdout).length).toBeLessThanOrEqual(2);
   });
 
   it("keeps today's order with memory_injection_ranking: original", async () => {
@@ -96,7 +105,7 @@ describe("the SessionStart hook with relevance, in a real git repository", () =>
     mkdirSync(join(root, ".claude"));
     writeFileSync(join(root, ".claude/iflow-dev.local.md"), "---\nmemory_injection_ranking: original\n---\n");
     const result = await sessionStart(root, home);
-    const original = await runNode(CLI_BIN, ["inject", "--project-root", root, "--max-chars", "9000", "--no-tracking"], { env: { HOME: home } });
+    const original = await runNode(CLI_BIN, ["inject", "--project-root", root, "--max-chars", "9000", "--index", "--no-tracking"], { env: { HOME: home } });
     expect(JSON.parse(result.stdout).hookSpecificOutput.additionalContext).toBe(original.stdout);
   });
 });
@@ -192,8 +201,14 @@ describe("iflow-memory search and inject --query", () => {
     const items = JSON.parse(found.stdout) as Array<Record<string, unknown>>;
     expect(found.code).toBe(0);
     expect(items[0]).toMatchObject({ name: "Assuming FTS5 Availability via SQL Function Call", headerLine: "### Anti-Pattern: Assuming FTS5 Availability via SQL Function Call", category: "anti-patterns", scope: "local", contentHash: expect.stringMatching(/^[0-9a-f]{16}$/), score: expect.any(Number), matchedTerms: expect.arrayContaining(["fts5"]) });
-    const none = await runNode(CLI_BIN, ["search", "kubernetes", "ingress", "annotations", "--project-root", root, "--json"], { env: { HOME: home } });
+    const none = await runNode(CLI_BIN, ["search", "kubernetes", "helm", "ingress", "--project-root", root, "--json"], { env: { HOME: home } });
     expect([none.code, none.stdout]).toEqual([0, "[]\n"]);
+    // A reader judges a ranked list: one word the bank holds is enough to be listed, stop words never are.
+    const one = JSON.parse((await runNode(CLI_BIN, ["search", "kubernetes", "ingress", "annotations", "--project-root", root, "--json", "--limit", "-1", "--explain"], { env: { HOME: home } })).stdout) as Array<{ matchedTerms: string[] }>;
+    expect(one.length).toBeGreaterThan(0);
+    expect(one.every((item) => item.matchedTerms.length > 0 && item.matchedTerms.every((term) => term.startsWith("annot")))).toBe(true);
+    const stopWords = await runNode(CLI_BIN, ["search", "the", "and", "of", "--project-root", root, "--json"], { env: { HOME: home } });
+    expect(stopWords.stdout).toBe("[]\n");
   });
 
   it("says what is wrong in one line for an empty query (exit 2)", async () => {

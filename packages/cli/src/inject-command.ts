@@ -6,6 +6,7 @@ import {
   injectMemory,
   readConfig,
   resolveGlobalStoreDir,
+  sessionIndex,
 } from "@iflow-memory/store";
 import { RuntimeError } from "./errors.js";
 import type { CliIO } from "./io.js";
@@ -19,6 +20,8 @@ export interface InjectOptions {
   json?: boolean;
   verbose?: boolean;
   query?: string;
+  /** "cli" or "mcp": also the index of the entries not shown in full, its heading naming that way to fetch them. */
+  index?: "cli" | "mcp";
 }
 
 /** `iflow-memory inject`: the memory block (or the selected entries as JSON) on stdout. */
@@ -32,14 +35,16 @@ export async function injectCommand(options: InjectOptions, io: CliIO): Promise<
     flag: options.globalStore === undefined ? undefined : resolve(io.cwd, options.globalStore),
     env: io.env,
   });
+  const index = options.index === undefined ? undefined : sessionIndex({ ...config, injectionIndex: true }).index;
   const result = await injectMemory({
     projectRoot,
     globalStoreDir,
     includeGlobal: options.globalStore !== undefined || config.globalEnabled,
     limit: options.limit ?? config.injectionLimit,
     // With a query, the block the hooks would give: the config's budget unless one is asked for.
-    maxChars: options.maxChars ?? (options.query === undefined ? null : config.injectionMaxChars),
+    maxChars: options.maxChars ?? (options.query === undefined && index === undefined ? null : config.injectionMaxChars),
     ...(options.query === undefined ? {} : { query: { text: options.query } }),
+    ...(index === undefined || options.index === undefined ? {} : { index: { ...index, fetch: options.index } }),
     tracking: options.tracking ? { now: (io.now ?? (() => new Date()))() } : null,
   });
 
@@ -60,6 +65,7 @@ export async function injectCommand(options: InjectOptions, io: CliIO): Promise<
       sources: plan.sources,
       chars: plan.block.length,
       droppedForBudget: plan.droppedForBudget,
+      ...(plan.indexed.length === 0 ? {} : { indexed: plan.indexed.map((entry) => ({ name: entry.name, contentHash: entry.contentHash, category: entry.category })) }),
     };
     io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   } else {

@@ -71,6 +71,11 @@ function buildProgram(io: CliIO, setExitCode: (code: number) => void): Command {
     .option("--json", "print the selected entries as JSON instead of markdown")
     .option("--verbose", "also report files in the knowledge bank that are not read")
     .option("--query <text>", "only the entries relevant to this context, best first, as the hooks choose them (relevance floor included)")
+    .addOption(
+      new Option("--index [fetch]", "also the index of the entries not shown in full (hash and title), as a session start gives it; its heading names FETCH, cli (iflow-memory show) or mcp (get_memory)")
+        .choices(["cli", "mcp"])
+        .preset("cli"),
+    )
     .action(async (options: InjectOptions) => setExitCode(await injectCommand(options, io)));
 
   program

@@ -190,7 +190,7 @@ export function claimInjection(sources: InjectionSources, input: HookEventInput,
   if (typeof input.session_id !== "string" || input.session_id === "") return true;
   if (claimSessionEvent(sources.globalStoreDir, input.session_id, event)) return true;
   problems.push(
-    "another iflow-memory hook injected for this session already: both the plugin and `iflow-memory setup claude` are installed; keep one (`iflow-memory setup claude --uninstall`, or uninstall the plugin)",
+    `another iflow-memory hook injected for this session's ${event} already; nothing printed (are both the plugin and \`iflow-memory setup claude\` installed? keep one: \`iflow-memory setup claude --uninstall\`, or uninstall the plugin)`,
   );
   return false;
 }
@@ -253,7 +253,7 @@ export async function cachedInjection(io: HookIO, sources: InjectionSources, wai
       if (cacheOn && fingerprint.settled) await writeCachedPlan(path, fingerprint.value, query, plan).catch(() => undefined);
     },
     ranking: async () => {
-      if (injection.ranking !== undefined || (!injection.config.promptRecall && injection.config.injectionRanking !== "relevance")) return injection.ranking;
+      if (injection.ranking !== undefined || (!injection.config.promptRecall && injection.config.injectionRanking === "original")) return injection.ranking;
       return (cacheOn ? readCachedRanking(path, fingerprint.value) : null) ?? (await prepare()).ranking;
     },
   };

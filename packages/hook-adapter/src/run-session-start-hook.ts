@@ -35,7 +35,7 @@ export function runSessionStartHook(io: HookIO): Promise<0> {
 
     const fetch = io.fetch ?? "cli";
     let plan = planSessionStart(injection, null, { fetch });
-    if (config.injectionRanking === "relevance") {
+    if (config.injectionRanking !== "original") {
       waiting.begin();
       // Git first, so that it works while the index is read; its time budget counts from the wait
       // for its answer, so that reading a large index cannot run it out.

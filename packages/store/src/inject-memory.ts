@@ -1,4 +1,4 @@
-import { planInjection, type InjectionPlan, type RelevanceQuery } from "@iflow-memory/ranker";
+import { planInjection, type InjectionIndex, type InjectionPlan, type RelevanceQuery } from "@iflow-memory/ranker";
 import { readFeedback } from "./read-feedback.js";
 import { readMemorySources } from "./read-memory-sources.js";
 import type { StoreWarning } from "./store-warning.js";
@@ -14,6 +14,8 @@ export interface InjectMemoryOptions {
   maxChars: number | null;
   /** What the session is about: only the entries relevant to it, over the relevance floor. Absent: today's order. */
   query?: RelevanceQuery;
+  /** After the entries in full, an index of the next ones (`planInjection`'s `index`), as a session start gives it; needs `maxChars`. */
+  index?: InjectionIndex;
   /** Write `.last-injection.json` when something is selected; null: don't. */
   tracking: { now: Date; event?: string | undefined } | null;
 }
@@ -46,6 +48,7 @@ export async function injectMemory(options: InjectMemoryOptions): Promise<Inject
     maxChars: options.maxChars,
     // Feedback moves a relevance ranking, as at a session start; today's order stays the original's.
     ...(options.query === undefined ? {} : { query: options.query, ranking: { feedback: readFeedback(options.globalStoreDir) } }),
+    ...(options.index === undefined ? {} : { index: options.index }),
   });
   const warnings = [...sources.warnings];
   if (options.tracking !== null && plan.entries.length > 0) {
