@@ -39,16 +39,17 @@ describe("memory management, as a user runs it", () => {
 
   it("counts entries and reports the injection the next session start would get, as inject computes it", async () => {
     const { cli, projectRoot, store } = setup();
-    const stats = JSON.parse((await cli(["stats", "--json"])).stdout) as { entries: Record<string, Record<string, number>>; injection: { chars: number; entries: number } };
-    const inject = JSON.parse((await runNode(CLI_BIN, ["inject", "--project-root", projectRoot, "--global-store", store, "--max-chars", "9000", "--no-tracking", "--json"])).stdout) as { chars: number; entries: unknown[] };
+    const stats = JSON.parse((await cli(["stats", "--json"])).stdout) as { entries: Record<string, Record<string, number>>; injection: { chars: number; entries: number; indexed: number } };
+    const inject = JSON.parse((await runNode(CLI_BIN, ["inject", "--project-root", projectRoot, "--global-store", store, "--max-chars", "9000", "--index", "mcp", "--no-tracking", "--json"])).stdout) as { chars: number; entries: unknown[]; indexed: unknown[] };
     expect(stats.entries).toEqual({ local: { "anti-patterns": 75, patterns: 95, heuristics: 95 }, global: { "anti-patterns": 6, patterns: 6, heuristics: 6 } });
-    expect([stats.injection.chars, stats.injection.entries]).toEqual([inject.chars, inject.entries.length]);
+    expect([stats.injection.chars, stats.injection.entries, stats.injection.indexed]).toEqual([inject.chars, inject.entries.length, inject.indexed.length]);
+    expect(stats.injection.indexed).toBeGreaterThan(40);
   });
 
   it("doctor passes a healthy store and fails, naming the cause, on open permissions, a bad config and a planted secret", async () => {
     const { cli, store, projectRoot } = setup();
     const healthy = await cli(["doctor"]);
-    expect([healthy.code, healthy.stdout.split("\n").filter((line) => /^\S/.test(line))]).toEqual([0, ["ok      config", "ok      global store", "ok      knowledge bank", "ok      duplicate names", "ok      contradictions", "ok      secrets"]]);
+    expect([healthy.code, healthy.stdout.split("\n").filter((line) => /^\S/.test(line))]).toEqual([0, ["ok      config", "ok      global store", "ok      knowledge bank", "ok      duplicate names", "ok      contradictions", "ok      secrets", "ok      claude code install"]]);
 
     chmodSync(join(store, "patterns.md"), 0o644);
     mkdirSync(join(projectRoot, ".claude"));

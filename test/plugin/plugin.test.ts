@@ -55,10 +55,13 @@ describe("the Claude Code plugin", () => {
     mkdirSync(join(project, ".git"));
     const home = join(base, "home");
     cpSync(join(CORPORA_DIR, "global-store-example"), join(home, ".claude/iflow/memory"), { recursive: true });
-    const stdin = JSON.stringify({ session_id: "abc", transcript_path: join(base, "t.jsonl"), cwd: project, hook_event_name: "SessionStart", source: "startup" });
+    // Two sessions: a second start of one session is taken for a second route's hook, and prints nothing.
+    const stdin = (session: string) => JSON.stringify({ session_id: session, transcript_path: join(base, "t.jsonl"), cwd: project, hook_event_name: "SessionStart", source: "startup" });
     const env = { HOME: home, CLAUDE_PLUGIN_ROOT: plugin, IFLOW_MEMORY_HOOK_CACHE: "0" };
-    const fromPlugin = await runNode(join(plugin, "hooks/session-start.cjs"), [], { stdin, env, cwd: base });
-    const fromCli = await runNode(CLI_BIN, ["hook", "session-start"], { stdin, env, cwd: base });
+    // As hooks.json registers it: with the MCP server of the plugin's .mcp.json beside it.
+    expect(JSON.stringify(JSON.parse(readFileSync(join(plugin, "hooks/hooks.json"), "utf8")))).toContain('session-start.cjs\\" --mcp"');
+    const fromPlugin = await runNode(join(plugin, "hooks/session-start.cjs"), ["--mcp"], { stdin: stdin("abc"), env, cwd: base });
+    const fromCli = await runNode(CLI_BIN, ["hook", "session-start", "--mcp"], { stdin: stdin("def"), env, cwd: base });
     expect(fromPlugin.code).toBe(0);
     expect(fromPlugin.stdout).toBe(fromCli.stdout);
     expect(fromPlugin.stdout).toContain('"hookEventName":"SessionStart"');

@@ -3,8 +3,9 @@ import { join } from "node:path";
 import { CLI_BIN, makeTempDir, REPO_ROOT, runNode } from "@iflow-memory/test-utils";
 import { describe, expect, it } from "vitest";
 
-const HOOK = `node "${join(REPO_ROOT, "packages/hook-adapter/dist/session-start.cjs")}"`;
-const PROMPT_HOOK = `node "${join(REPO_ROOT, "packages/hook-adapter/dist/user-prompt-submit.cjs")}"`;
+// With the MCP server registered beside them, the hooks' index names its tools (--mcp).
+const HOOK = `node "${join(REPO_ROOT, "packages/hook-adapter/dist/session-start.cjs")}" --mcp`;
+const PROMPT_HOOK = `node "${join(REPO_ROOT, "packages/hook-adapter/dist/user-prompt-submit.cjs")}" --mcp`;
 const MCP_BUNDLE = join(REPO_ROOT, "packages/mcp-server/dist/mcp-server.cjs");
 const MCP_SERVER = { type: "stdio", command: "node", args: [MCP_BUNDLE] };
 const setup = (home: string, args: string[] = []) => runNode(CLI_BIN, ["setup", "claude", ...args], { env: { HOME: home } });
@@ -100,6 +101,27 @@ describe("iflow-memory setup claude", () => {
     const skipped = await runNode(CLI_BIN, ["setup", "claude", "--no-mcp"], { env: { HOME: other } });
     expect([skipped.code, skipped.stdout.includes("MCP")]).toEqual([0, false]);
     expect(existsSync(join(other, ".claude.json"))).toBe(false);
+    // Without the MCP server, the hooks' index names the command line instead.
+    const hooks = JSON.parse(readFileSync(join(other, ".claude/settings.json"), "utf8")).hooks as Record<string, Array<{ hooks: Array<{ command: string }> }>>;
+    expect([hooks.SessionStart![0]!.hooks[0]!.command, hooks.UserPromptSubmit![0]!.hooks[0]!.command]).toEqual([HOOK.replace(/ --mcp$/, ""), PROMPT_HOOK.replace(/ --mcp$/, "")]);
+  });
+
+  it("says in one line when the iflow-memory plugin is installed too, and doctor reports both routes as a problem", async () => {
+    const home = makeTempDir();
+    mkdirSync(join(home, ".claude"));
+    writeFileSync(join(home, ".claude/settings.json"), `${JSON.stringify({ enabledPlugins: { "iflow-memory@iflow-memory": true, "other@market": true } }, null, 2)}\n`);
+    const result = await setup(home);
+    expect(result.code).toBe(0);
+    expect(result.stdout.split("\n").filter((line) => line.startsWith("Note:"))).toEqual([
+      `Note: the iflow-memory plugin is installed too (${join(home, ".claude/settings.json")}): Claude Code runs both routes' hooks, and only one of them injects. Keep one: \`claude plugin uninstall iflow-memory@iflow-memory\`, or \`iflow-memory setup claude --uninstall\`.`,
+    ]);
+    const doctor = await runNode(CLI_BIN, ["doctor", "--json", "--project-root", makeTempDir(), "--global-store", join(home, "store")], { env: { HOME: home } });
+    const install = (JSON.parse(doctor.stdout) as Array<{ name: string; status: string; details: string[] }>).find((check) => check.name === "claude code install");
+    expect([doctor.code, install?.status, install?.details.at(-1)]).toEqual([1, "problem", expect.stringMatching(/^both routes are installed: Claude Code runs two of our hooks per event/)]);
+    // With one route left, doctor is content.
+    await setup(home, ["--uninstall"]);
+    const after = await runNode(CLI_BIN, ["doctor", "--json", "--project-root", makeTempDir(), "--global-store", join(home, "store")], { env: { HOME: home } });
+    expect((JSON.parse(after.stdout) as Array<{ name: string; status: string }>).find((check) => check.name === "claude code install")?.status).toBe("ok");
   });
 
   it("never rewrites a ~/.claude.json that is not valid JSON", async () => {

@@ -19,6 +19,7 @@ import {
   type ListScope,
 } from "@iflow-memory/store";
 import type { FeedbackSummary, SessionSignals } from "@iflow-memory/store";
+import { diagnoseClaudeInstall } from "@iflow-memory/hook-adapter";
 import { Command, Option } from "commander";
 import { RuntimeError, UsageError } from "./errors.js";
 import type { CliIO } from "./io.js";
@@ -163,7 +164,7 @@ export function registerManageCommands(program: Command, io: CliIO, setExitCode:
         io.stdout.write(`${formatSignals(signals)}\n`);
         io.stdout.write(
           injection.enabled
-            ? `next session start (${injection.ranking === "relevance" ? "by relevance to the signals" : "today's order"}): ${injection.entries} entr${injection.entries === 1 ? "y" : "ies"}, ${injection.chars} characters (~${injection.estimatedTokens} tokens)${injection.droppedForBudget > 0 ? `, ${injection.droppedForBudget} left out for the budget` : ""}\n${injection.names.map((name) => `  ${name}\n`).join("")}`
+            ? `next session start (${injection.ranking === "relevance" ? "by relevance to the signals" : "today's order"}): ${injection.entries} entr${injection.entries === 1 ? "y" : "ies"}, ${injection.chars} characters (~${injection.estimatedTokens} tokens)${injection.indexed > 0 ? `, and ${injection.indexed} more named in its index` : ""}\n${injection.names.map((name) => `  ${name}\n`).join("")}`
             : "next session start: injection is off in the project's config\n",
         );
         const { feedback } = stats;
@@ -177,7 +178,9 @@ export function registerManageCommands(program: Command, io: CliIO, setExitCode:
   withLocations(program.command("doctor").description("check config, store, permissions, duplicates, contradictions and secrets"))
     .option("--json", "print the checks as JSON")
     .action(async (options: Locations & { json?: boolean }) => {
-      const checks = await diagnoseMemory(await locate(options));
+      const locations = await locate(options);
+      const home = io.env.HOME !== undefined && io.env.HOME !== "" ? io.env.HOME : homedir();
+      const checks = [...(await diagnoseMemory(locations)), diagnoseClaudeInstall({ home, projectRoot: locations.projectRoot })];
       if (options.json === true) io.stdout.write(`${JSON.stringify(checks, null, 2)}\n`);
       else
         for (const check of checks) {

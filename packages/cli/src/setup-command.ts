@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { addMcpServer, addSessionStartHook, removeMcpServer, removeSessionStartHook, type HookEvent, type McpServerEntry } from "@iflow-memory/hook-adapter";
+import { addMcpServer, addSessionStartHook, findClaudeInstallRoutes, removeMcpServer, removeSessionStartHook, type HookEvent, type McpServerEntry } from "@iflow-memory/hook-adapter";
 import { updateSettingsFile } from "@iflow-memory/store";
 import { Command } from "commander";
 import type { CliIO } from "./io.js";
@@ -28,9 +28,11 @@ export function registerSetupCommand(program: Command, io: CliIO, setExitCode: (
       const home = io.env.HOME !== undefined && io.env.HOME !== "" ? io.env.HOME : homedir();
       const path = options.project === undefined ? join(home, ".claude", "settings.json") : join(resolve(io.cwd, options.project), ".claude", "settings.json");
       // --command names the SessionStart command; the prompt hook is then that command's sibling only when it is ours.
+      // With the MCP server beside them, the hooks' index names its tools (`--mcp`).
+      const mcp = options.mcp !== false;
       const commands: Array<[HookEvent, string]> = [
-        ["SessionStart", options.command ?? defaultHookCommand("session-start")],
-        ...(options.command === undefined ? [["UserPromptSubmit", defaultHookCommand("user-prompt-submit")] as [HookEvent, string]] : []),
+        ["SessionStart", options.command ?? defaultHookCommand("session-start", mcp)],
+        ...(options.command === undefined ? [["UserPromptSubmit", defaultHookCommand("user-prompt-submit", mcp)] as [HookEvent, string]] : []),
       ];
       const result = await updateSettingsFile(
         path,
@@ -59,6 +61,14 @@ export function registerSetupCommand(program: Command, io: CliIO, setExitCode: (
       if (options.dryRun === true) io.stdout.write(`${JSON.stringify(result.settings, null, 2)}\n(dry run: ${path} not changed)\n`);
       else io.stdout.write(`${result.message}${result.backup === null ? "" : `\nPrevious settings kept in ${result.backup}.`}\n`);
       if (options.mcp !== false) io.stdout.write(`${await setupMcpServer(home, options.project === undefined ? undefined : resolve(io.cwd, options.project), options)}\n`);
+      if (options.uninstall !== true) {
+        const routes = findClaudeInstallRoutes({ home, projectRoot: options.project === undefined ? undefined : resolve(io.cwd, options.project) });
+        if (routes.plugin.length > 0) {
+          io.stdout.write(
+            `Note: the iflow-memory plugin is installed too (${routes.plugin.join(", ")}): Claude Code runs both routes' hooks, and only one of them injects. Keep one: \`claude plugin uninstall iflow-memory@iflow-memory\`, or \`iflow-memory setup claude --uninstall\`.\n`,
+          );
+        }
+      }
       setExitCode(0);
     });
 }
@@ -98,8 +108,9 @@ function defaultMcpServer(): McpServerEntry {
 }
 
 // The standalone hook bundle (fastest) when it is installed beside the CLI, else the CLI itself.
-function defaultHookCommand(hook: "session-start" | "user-prompt-submit"): string {
+function defaultHookCommand(hook: "session-start" | "user-prompt-submit", mcp: boolean): string {
   const bundle = fileURLToPath(new URL(`../../hook-adapter/dist/${hook}.cjs`, import.meta.url));
-  if (existsSync(bundle)) return `node "${bundle}"`;
-  return `node "${fileURLToPath(new URL("./bin.js", import.meta.url))}" hook ${hook}`;
+  const flag = mcp ? " --mcp" : "";
+  if (existsSync(bundle)) return `node "${bundle}"${flag}`;
+  return `node "${fileURLToPath(new URL("./bin.js", import.meta.url))}" hook ${hook}${flag}`;
 }

@@ -8,3 +8,5 @@ export type { HookEvent, SettingsChange } from "./add-session-start-hook.js";
 export { descriptorIO } from "./descriptor-io.js";
 export { addMcpServer, MCP_SERVER_NAME, registeredMcpServer, removeMcpServer } from "./claude-mcp-config.js";
 export type { McpServerEntry } from "./claude-mcp-config.js";
+export { diagnoseClaudeInstall, findClaudeInstallRoutes } from "./claude-install-routes.js";
+export type { ClaudeInstallRoutes } from "./claude-install-routes.js";

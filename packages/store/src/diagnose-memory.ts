@@ -122,6 +122,8 @@ export interface MemoryStats {
     ranking: "relevance" | "original";
     /** The entries it injects, in the block's order. */
     names: string[];
+    /** Entries its index names (hash and title) after those in full. */
+    indexed: number;
   };
   /** What the next session start would find the session to be about (git, the active feature, the stack). */
   signals: SessionSignals;
@@ -160,6 +162,7 @@ export async function collectStats(options: { projectRoot: string; globalStoreDi
       enabled: session.config.injectionEnabled,
       ranking: plan.ranking,
       names: plan.entries.map((entry) => entry.name),
+      indexed: plan.indexed?.length ?? 0,
     },
     signals,
     feedback: { entries: votes.length, helpful: votes.reduce((sum, vote) => sum + vote.helpful, 0), unhelpful: votes.reduce((sum, vote) => sum + vote.unhelpful, 0) },
