@@ -3,7 +3,7 @@
 // (packages/mcp-server/dist/mcp-server.cjs) into the Claude Code plugin, which must ship them
 // committed (plugins install without running a build).
 // --check: exit 1 if the committed copy differs from the build, changing nothing.
-import { copyFileSync, existsSync, readFileSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -12,6 +12,8 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const FILES = [
   ...["session-start.cjs", "user-prompt-submit.cjs", "session-start-run.cjs", "user-prompt-submit-run.cjs", "session-start-prepare.cjs", "session-start-aside.cjs"].map((file) => [`packages/hook-adapter/dist/${file}`, `plugins/iflow-memory/hooks/${file}`]),
   ["packages/mcp-server/dist/mcp-server.cjs", "plugins/iflow-memory/mcp/mcp-server.cjs"],
+  // The command itself, for the skill and for users of the plugin alone.
+  ["packages/cli/dist/standalone/iflow-memory.mjs", "plugins/iflow-memory/bin/iflow-memory.mjs"],
 ];
 const check = process.argv.includes("--check");
 let stale = [];
@@ -24,7 +26,11 @@ for (const [builtPath, committedPath] of FILES) {
   }
   if (existsSync(committed) && readFileSync(built).equals(readFileSync(committed))) continue;
   if (check) stale.push(committedPath);
-  else copyFileSync(built, committed);
+  else {
+    mkdirSync(dirname(committed), { recursive: true });
+    copyFileSync(built, committed);
+    if (committedPath.includes("/bin/")) chmodSync(committed, 0o755);
+  }
 }
 if (stale.length > 0) {
   console.error(`sync-plugin-bundle: ${stale.join(", ")} differ from the build; run npx -y pnpm@10.34.8 plugin:sync and commit`);

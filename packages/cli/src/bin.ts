@@ -11,22 +11,29 @@ const argv = process.argv.slice(2);
 const waitForStop = () => new Promise<NodeJS.Signals>((resolve) => ["SIGINT", "SIGTERM"].forEach((signal) => process.once(signal, resolve)));
 const cliIO = () => ({ argv, stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd(), waitForStop });
 
-if (argv.length === 2 && argv[0] === "hook" && argv[1] === "user-prompt-submit") {
-  const bundle = fileURLToPath(new URL("../../hook-adapter/dist/user-prompt-submit.cjs", import.meta.url));
-  if (existsSync(bundle)) createRequire(import.meta.url)(bundle);
+// The standalone hook bundle beside this command: in this repository's layout, or the plugin's
+// (plugins/iflow-memory/bin beside plugins/iflow-memory/hooks); null when there is none.
+const hookBundle = (hook: string): string | null =>
+  [`../../hook-adapter/dist/${hook}.cjs`, `../hooks/${hook}.cjs`].map((path) => fileURLToPath(new URL(path, import.meta.url))).find((path) => existsSync(path)) ?? null;
+
+if (argv.length >= 2 && argv[0] === "hook" && argv[1] === "user-prompt-submit" && argv.slice(2).every((arg) => arg === "--mcp")) {
+  const bundle = hookBundle("user-prompt-submit");
+  if (bundle !== null) createRequire(import.meta.url)(bundle);
   else {
     const code = await (await import("./run.js")).run(cliIO());
     process.stdout.write("", () => process.exit(code));
   }
-} else if (argv.length === 2 && argv[0] === "hook" && argv[1] === "session-start") {
-  // The standalone hook bundle, when it is installed beside the CLI (as in this repository): the
-  // same hook, faster to start, and reading large memory files in a worker so that its deadline
-  // holds. It reads stdin, prints and exits by itself. Else the hook runs here, in this thread.
-  const bundle = fileURLToPath(new URL("../../hook-adapter/dist/session-start.cjs", import.meta.url));
-  if (existsSync(bundle)) createRequire(import.meta.url)(bundle);
+} else if (argv.length >= 2 && argv[0] === "hook" && argv[1] === "session-start" && argv.slice(2).every((arg) => arg === "--mcp")) {
+  // The standalone hook bundle, when it is installed beside the CLI (as in this repository and
+  // the plugin): the same hook, faster to start, and reading large memory files in a worker so
+  // that its deadline holds. It reads stdin and argv (--mcp), prints and exits by itself. Else
+  // the hook runs here, in this thread.
+  const bundle = hookBundle("session-start");
+  if (bundle !== null) createRequire(import.meta.url)(bundle);
   else {
     const prepare: HookIO["prepare"] = async (options) => (await import("@iflow-memory/store")).prepareSessionInjection(options);
-    const code = await (await import("@iflow-memory/hook-adapter")).runSessionStartHook({ ...cliIO(), prepare });
+    const fetch = argv.includes("--mcp") ? "mcp" : "cli";
+    const code = await (await import("@iflow-memory/hook-adapter")).runSessionStartHook({ ...cliIO(), prepare, fetch });
     process.stdout.write("", () => process.exit(code));
   }
 } else {

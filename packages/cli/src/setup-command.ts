@@ -100,17 +100,27 @@ async function setupMcpServer(home: string, project: string | undefined, options
   return `${result.message}${result.backup === null ? "" : `\nPrevious Claude Code config kept in ${result.backup}.`}`;
 }
 
-// The standalone MCP server bundle when it is installed beside the CLI, else the CLI itself.
+// The standalone MCP server bundle when it is installed beside the CLI (this repository's
+// layout, or the plugin's), else the CLI itself.
 function defaultMcpServer(): McpServerEntry {
-  const bundle = fileURLToPath(new URL("../../mcp-server/dist/mcp-server.cjs", import.meta.url));
-  if (existsSync(bundle)) return { type: "stdio", command: "node", args: [bundle] };
-  return { type: "stdio", command: "node", args: [fileURLToPath(new URL("./bin.js", import.meta.url)), "mcp"] };
+  const bundle = besideThisCommand(["../../mcp-server/dist/mcp-server.cjs", "../mcp/mcp-server.cjs"]);
+  if (bundle !== null) return { type: "stdio", command: "node", args: [bundle] };
+  return { type: "stdio", command: "node", args: [thisCommand(), "mcp"] };
 }
 
 // The standalone hook bundle (fastest) when it is installed beside the CLI, else the CLI itself.
 function defaultHookCommand(hook: "session-start" | "user-prompt-submit", mcp: boolean): string {
-  const bundle = fileURLToPath(new URL(`../../hook-adapter/dist/${hook}.cjs`, import.meta.url));
+  const bundle = besideThisCommand([`../../hook-adapter/dist/${hook}.cjs`, `../hooks/${hook}.cjs`]);
   const flag = mcp ? " --mcp" : "";
-  if (existsSync(bundle)) return `node "${bundle}"${flag}`;
-  return `node "${fileURLToPath(new URL("./bin.js", import.meta.url))}" hook ${hook}${flag}`;
+  if (bundle !== null) return `node "${bundle}"${flag}`;
+  return `node "${thisCommand()}" hook ${hook}${flag}`;
+}
+
+function besideThisCommand(paths: string[]): string | null {
+  return paths.map((path) => fileURLToPath(new URL(path, import.meta.url))).find((path) => existsSync(path)) ?? null;
+}
+
+// The CLI's entry: bin.js beside this chunk, or this file itself where the CLI is one file (the plugin's).
+function thisCommand(): string {
+  return besideThisCommand(["./bin.js"]) ?? fileURLToPath(import.meta.url);
 }
