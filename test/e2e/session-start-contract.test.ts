@@ -119,6 +119,19 @@ describe("the session start a user can count on", () => {
     }
   });
 
+  it("creates nothing, no global store and no cache, where there is no memory at all", async () => {
+    const base = makeTempDir();
+    const home = join(base, "home");
+    const root = join(base, "project");
+    mkdirSync(home);
+    mkdirSync(join(root, ".git"), { recursive: true });
+    const start = await startSession(root, home);
+    const prompt = await runNode(PROMPT_HOOK_BIN, ["--mcp"], { stdin: JSON.stringify({ session_id: "s1", cwd: root, hook_event_name: "UserPromptSubmit", prompt: "retry the embedding call" }), env: { HOME: home } });
+    expect([start.code, start.stdout, start.stderr, prompt.code, prompt.stdout, prompt.stderr]).toEqual([0, "", "", 0, "", ""]);
+    expect(readdirSync(home)).toEqual([]);
+    expect(readdirSync(root)).toEqual([".git"]);
+  });
+
   it("keeps the prompt hook strict: a prompt nothing applies to adds nothing, index included", async () => {
     const { home, root } = repository();
     const result = await runNode(PROMPT_HOOK_BIN, ["--mcp"], {

@@ -90,3 +90,16 @@ describe("iflow-memory lessons, from events to an injected prompt", () => {
     expect([...ids].sort()).toEqual(Array.from({ length: 21 }, (_, index) => `m-${String(index + 1).padStart(3, "0")}`));
   });
 });
+
+describe("iflow-memory lessons, from a subfolder", () => {
+  it("finds the project root like every other command, so a subfolder never starts a second store", async () => {
+    const root = makeTempDir();
+    mkdirSync(join(root, ".git"));
+    mkdirSync(join(root, "src/cart"), { recursive: true });
+    mkdirSync(join(root, "docs"));
+    expect((await lessons(join(root, "src/cart"), ["add", "Always run the migrations in a transaction"])).code).toBe(0);
+    expect(readFileSync(join(root, ".archeflow/memory/lessons.jsonl"), "utf8")).toContain("Always run the migrations in a transaction");
+    const listed = await lessons(join(root, "docs"), ["list", "--json"]);
+    expect((JSON.parse(listed.stdout) as Array<{ description: string }>).map((lesson) => lesson.description)).toEqual(["Always run the migrations in a transaction"]);
+  });
+});

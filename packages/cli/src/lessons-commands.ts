@@ -1,4 +1,4 @@
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { LESSON_TYPES, type Lesson } from "@iflow-memory/parser";
 import {
   addLesson,
@@ -6,6 +6,7 @@ import {
   decayLessonsInDirectory,
   DEFAULT_LESSONS_DIR,
   extractLessonsFromEvents,
+  findProjectRoot,
   forgetLesson,
   injectLessons,
   readEffectiveness,
@@ -23,8 +24,10 @@ type Warnings = Array<{ path: string; line: number; message: string }>;
  */
 export function registerLessonsCommands(program: Command, io: CliIO, setExitCode: (code: number) => void): void {
   const lessons = program.command("lessons").description("cross-run lessons, ArcheFlow-compatible (.archeflow/memory)");
-  const dirOption = () => new Option("--dir <dir>", `the lessons folder (default: ${DEFAULT_LESSONS_DIR})`);
-  const directory = (options: { dir?: string }) => resolve(io.cwd, options.dir ?? DEFAULT_LESSONS_DIR);
+  const dirOption = () => new Option("--dir <dir>", `the lessons folder (default: ${DEFAULT_LESSONS_DIR} in the project: the nearest folder above with .git or docs/knowledge-bank)`);
+  // In the project, as every other command finds it: a subfolder never starts a second store.
+  const projectRoot = () => findProjectRoot(io.cwd);
+  const directory = async (options: { dir?: string }) => (options.dir === undefined ? join(await projectRoot(), DEFAULT_LESSONS_DIR) : resolve(io.cwd, options.dir));
   const now = () => (io.now ?? (() => new Date()))();
   const warn = (warnings: Warnings) => {
     for (const warning of warnings) io.stderr.write(`iflow-memory: warning: ${warning.path}${warning.line > 0 ? `:${warning.line}` : ""}: ${warning.message}\n`);
@@ -42,7 +45,7 @@ export function registerLessonsCommands(program: Command, io: CliIO, setExitCode
     .action(async (text: string, options: { type: string; domain: string; tags?: string; severity: string; dir?: string }) => {
       if (text.trim() === "") throw new UsageError("lessons add needs the lesson's text, e.g. iflow-memory lessons add \"User prefers one bundled PR\"");
       const tags = options.tags?.split(",").map((tag) => tag.trim()).filter((tag) => tag !== "");
-      const lesson = await addLesson(directory(options), { description: text.trim(), type: options.type, domain: options.domain, severity: options.severity, ...(tags === undefined ? {} : { tags }) }, now);
+      const lesson = await addLesson(await directory(options), { description: text.trim(), type: options.type, domain: options.domain, severity: options.severity, ...(tags === undefined ? {} : { tags }) }, now);
       io.stdout.write(`Added ${lesson.id} (${lesson.type}, ${lesson.domain}): ${lesson.description}\n`);
       setExitCode(0);
     });
@@ -53,7 +56,7 @@ export function registerLessonsCommands(program: Command, io: CliIO, setExitCode
     .option("--json", "print the lessons as JSON")
     .addOption(dirOption())
     .action(async (options: { json?: boolean; dir?: string }) => {
-      const read = await readLessons(directory(options));
+      const read = await readLessons(await directory(options));
       warn(read.warnings);
       if (options.json === true) {
         io.stdout.write(`${JSON.stringify(read.lessons.map(plain), null, 2)}\n`);
@@ -72,7 +75,7 @@ export function registerLessonsCommands(program: Command, io: CliIO, setExitCode
     .argument("<id>", "the lesson's id, e.g. m-002")
     .addOption(dirOption())
     .action(async (id: string, options: { dir?: string }) => {
-      const lesson = await forgetLesson(directory(options), id);
+      const lesson = await forgetLesson(await directory(options), id);
       io.stdout.write(`Archived ${lesson.id}: ${lesson.description}\n`);
       setExitCode(0);
     });
@@ -84,7 +87,7 @@ export function registerLessonsCommands(program: Command, io: CliIO, setExitCode
     .option("--run-id <id>", "the run (default: the first event's run_id)")
     .addOption(dirOption())
     .action(async (events: string, options: { runId?: string; dir?: string }) => {
-      const report = await extractLessonsFromEvents(directory(options), resolve(io.cwd, events), { ...(options.runId === undefined ? {} : { runId: options.runId }), clock: now });
+      const report = await extractLessonsFromEvents(await directory(options), resolve(io.cwd, events), { ...(options.runId === undefined ? {} : { runId: options.runId }), clock: now });
       warn(report.warnings);
       if (report.alreadyExtracted) {
         io.stdout.write(`Run ${report.runId} was already extracted; nothing changed.\n`);
@@ -104,7 +107,7 @@ export function registerLessonsCommands(program: Command, io: CliIO, setExitCode
     .option("--run-id <id>", "the run that just completed (default: the run extracted last)")
     .addOption(dirOption())
     .action(async (options: { runId?: string; dir?: string }) => {
-      const result = await decayLessonsInDirectory(directory(options), options.runId === undefined ? {} : { runId: options.runId });
+      const result = await decayLessonsInDirectory(await directory(options), options.runId === undefined ? {} : { runId: options.runId });
       const archived = result.archived.length === 0 ? "none archived" : `archived ${result.archived.map((lesson) => lesson.id).join(", ")}`;
       io.stdout.write(`Decay${result.runId === null ? "" : ` after run ${result.runId}`}: ${result.aged} lesson${result.aged === 1 ? "" : "s"} aged, ${archived}.\n`);
       setExitCode(0);
@@ -118,7 +121,7 @@ export function registerLessonsCommands(program: Command, io: CliIO, setExitCode
     .option("--audit <run-id>", "record in audit.jsonl what was injected into this run")
     .addOption(dirOption())
     .action(async (domain: string | undefined, archetype: string | undefined, options: { audit?: string; dir?: string }) => {
-      const result = await injectLessons(directory(options), {
+      const result = await injectLessons(await directory(options), {
         ...(domain === undefined ? {} : { domain }),
         ...(archetype === undefined ? {} : { archetype }),
         ...(options.audit === undefined ? {} : { auditRunId: options.audit }),
@@ -136,8 +139,8 @@ export function registerLessonsCommands(program: Command, io: CliIO, setExitCode
     .argument("[events]", "the run's events file (default: .archeflow/events/RUN_ID.jsonl)")
     .addOption(dirOption())
     .action(async (runId: string, events: string | undefined, options: { dir?: string }) => {
-      const path = resolve(io.cwd, events ?? `.archeflow/events/${runId}.jsonl`);
-      const result = await auditCheck(directory(options), runId, path, now);
+      const path = events === undefined ? join(await projectRoot(), ".archeflow", "events", `${runId}.jsonl`) : resolve(io.cwd, events);
+      const result = await auditCheck(await directory(options), runId, path, now);
       warn(result.warnings);
       if (result.injected === 0) io.stdout.write(`No lessons were injected into run ${runId} (no audit record); nothing to check.\n`);
       for (const check of result.checks) io.stdout.write(`${check.lesson_id}  ${check.effectiveness}  (${check.keyword_overlap_pct}% keyword overlap)  ${check.lesson_desc}\n`);
@@ -151,7 +154,7 @@ export function registerLessonsCommands(program: Command, io: CliIO, setExitCode
     .option("--json", "print the summary as JSON")
     .addOption(dirOption())
     .action(async (options: { json?: boolean; dir?: string }) => {
-      const summary = await readEffectiveness(directory(options));
+      const summary = await readEffectiveness(await directory(options));
       if (options.json === true) {
         io.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
       } else if (summary.lessons.length === 0) {

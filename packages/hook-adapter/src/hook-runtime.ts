@@ -226,10 +226,11 @@ export interface CachedInjection {
  * out (in a worker for large files) and cached. See `HookIO`.
  */
 export async function cachedInjection(io: HookIO, sources: InjectionSources, waiting: Waiting): Promise<CachedInjection> {
-  const cacheOn = io.env.IFLOW_MEMORY_HOOK_CACHE !== "0";
   const path = injectionCachePath(sources.globalStoreDir, sources.projectRoot);
   const now = (io.now ?? (() => new Date()))().getTime();
   const fingerprint = injectionFingerprint({ ...sources, salt: cacheSalt(io.cacheSalt), now });
+  // Where there is no memory at all, there is nothing to cache: no `.cache` (nor a global store) is made for it.
+  const cacheOn = io.env.IFLOW_MEMORY_HOOK_CACHE !== "0" && fingerprint.memory;
   const prepare = async (): Promise<SessionInjection> => {
     waiting.begin();
     const aside = io.prepareAside !== undefined && fingerprint.bytes > IN_PROCESS_MAX_BYTES;

@@ -24,6 +24,8 @@ export interface InjectionFingerprint {
   settled: boolean;
   /** The files' total size: how much a recomputation has to read. */
   bytes: number;
+  /** Whether any memory file (the knowledge bank's or the global store's) is there: without one, there is nothing to cache. */
+  memory: boolean;
 }
 
 /**
@@ -34,7 +36,7 @@ export interface InjectionFingerprint {
  *
  * @example
  * injectionFingerprint({ projectRoot: "/work/webshop", globalStoreDir, salt: "0.1.0" });
- * // { value: "0.1.0\n/work/webshop\n…", settled: true, bytes: 92114 }
+ * // { value: "0.1.0\n/work/webshop\n…", settled: true, bytes: 92114, memory: true }
  */
 export function injectionFingerprint(options: { projectRoot: string; globalStoreDir: string; salt: string; now?: number }): InjectionFingerprint {
   const paths = [
@@ -47,11 +49,13 @@ export function injectionFingerprint(options: { projectRoot: string; globalStore
   const settledBefore = BigInt(Math.floor((options.now ?? Date.now()) - SETTLE_MS)) * 1_000_000n;
   let settled = true;
   let bytes = 0;
-  const states = paths.map((path) => {
+  let memory = false;
+  const states = paths.map((path, at) => {
     try {
       // A missing file (the usual config) is not an exception: building one costs more than the stat.
       const info = statSync(path, { bigint: true, throwIfNoEntry: false });
       if (info === undefined) return `${path}\tENOENT`;
+      if (at >= 1 && at <= 2 * CATEGORIES.length) memory = true;
       if (info.mtimeNs > settledBefore || info.ctimeNs > settledBefore) settled = false;
       bytes += Number(info.size);
       return `${path}\t${info.isFile() ? "f" : "o"}${info.size}:${info.mtimeNs}:${info.ctimeNs}:${info.ino}`;
@@ -59,7 +63,7 @@ export function injectionFingerprint(options: { projectRoot: string; globalStore
       return `${path}\t${(error as NodeJS.ErrnoException).code ?? "error"}`;
     }
   });
-  return { value: [options.salt, options.projectRoot, options.globalStoreDir, ...states].join("\n"), settled, bytes };
+  return { value: [options.salt, options.projectRoot, options.globalStoreDir, ...states].join("\n"), settled, bytes, memory };
 }
 
 /**
