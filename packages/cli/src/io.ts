@@ -15,3 +15,16 @@ export interface CliIO {
    */
   waitForStop?: () => Promise<unknown>;
 }
+
+/**
+ * How an action command reports what it did: its result as JSON with `--json` (for scripts and
+ * other tools), else the line for a person.
+ *
+ * @example
+ * printer(io)(options, { hash, name }, `Archived "${name}".\n`);
+ */
+export function printer(io: Pick<CliIO, "stdout">): (options: { json?: boolean }, data: unknown, text: string) => void {
+  return (options, data, text) => {
+    io.stdout.write(options.json === true ? `${JSON.stringify(data, null, 2)}\n` : text);
+  };
+}

@@ -14,7 +14,7 @@ import {
 } from "@iflow-memory/store";
 import { Command, Option } from "commander";
 import { UsageError } from "./errors.js";
-import type { CliIO } from "./io.js";
+import { printer, type CliIO } from "./io.js";
 
 type Warnings = Array<{ path: string; line: number; message: string }>;
 
@@ -29,6 +29,7 @@ export function registerLessonsCommands(program: Command, io: CliIO, setExitCode
   const projectRoot = () => findProjectRoot(io.cwd);
   const directory = async (options: { dir?: string }) => (options.dir === undefined ? join(await projectRoot(), DEFAULT_LESSONS_DIR) : resolve(io.cwd, options.dir));
   const now = () => (io.now ?? (() => new Date()))();
+  const print = printer(io);
   const warn = (warnings: Warnings) => {
     for (const warning of warnings) io.stderr.write(`iflow-memory: warning: ${warning.path}${warning.line > 0 ? `:${warning.line}` : ""}: ${warning.message}\n`);
   };
@@ -41,12 +42,13 @@ export function registerLessonsCommands(program: Command, io: CliIO, setExitCode
     .option("--domain <domain>", "writing, code, general or your own", "general")
     .option("--tags <tags>", "comma-separated keywords (default: taken from the text)")
     .option("--severity <severity>", "bug, warning, info or recommendation", "info")
+    .option("--json", "print the lesson as JSON")
     .addOption(dirOption())
-    .action(async (text: string, options: { type: string; domain: string; tags?: string; severity: string; dir?: string }) => {
+    .action(async (text: string, options: { type: string; domain: string; tags?: string; severity: string; dir?: string; json?: boolean }) => {
       if (text.trim() === "") throw new UsageError("lessons add needs the lesson's text, e.g. iflow-memory lessons add \"User prefers one bundled PR\"");
       const tags = options.tags?.split(",").map((tag) => tag.trim()).filter((tag) => tag !== "");
       const lesson = await addLesson(await directory(options), { description: text.trim(), type: options.type, domain: options.domain, severity: options.severity, ...(tags === undefined ? {} : { tags }) }, now);
-      io.stdout.write(`Added ${lesson.id} (${lesson.type}, ${lesson.domain}): ${lesson.description}\n`);
+      print(options, plain(lesson), `Added ${lesson.id} (${lesson.type}, ${lesson.domain}): ${lesson.description}\n`);
       setExitCode(0);
     });
 
@@ -73,10 +75,11 @@ export function registerLessonsCommands(program: Command, io: CliIO, setExitCode
     .command("forget")
     .description("move a lesson to archive.jsonl")
     .argument("<id>", "the lesson's id, e.g. m-002")
+    .option("--json", "print the archived lesson as JSON")
     .addOption(dirOption())
-    .action(async (id: string, options: { dir?: string }) => {
+    .action(async (id: string, options: { dir?: string; json?: boolean }) => {
       const lesson = await forgetLesson(await directory(options), id);
-      io.stdout.write(`Archived ${lesson.id}: ${lesson.description}\n`);
+      print(options, plain(lesson), `Archived ${lesson.id}: ${lesson.description}\n`);
       setExitCode(0);
     });
 
@@ -85,11 +88,14 @@ export function registerLessonsCommands(program: Command, io: CliIO, setExitCode
     .description("learn from a run's review findings (ArcheFlow events JSONL)")
     .argument("<events>", "the run's events file, e.g. .archeflow/events/RUN_ID.jsonl")
     .option("--run-id <id>", "the run (default: the first event's run_id)")
+    .option("--json", "print the run, the lessons added and confirmed, and the findings skipped as JSON")
     .addOption(dirOption())
-    .action(async (events: string, options: { runId?: string; dir?: string }) => {
+    .action(async (events: string, options: { runId?: string; dir?: string; json?: boolean }) => {
       const report = await extractLessonsFromEvents(await directory(options), resolve(io.cwd, events), { ...(options.runId === undefined ? {} : { runId: options.runId }), clock: now });
       warn(report.warnings);
-      if (report.alreadyExtracted) {
+      if (options.json === true) {
+        print(options, { runId: report.runId, alreadyExtracted: report.alreadyExtracted, added: report.added.map(plain), confirmed: report.confirmed.map(plain), skipped: report.skipped }, "");
+      } else if (report.alreadyExtracted) {
         io.stdout.write(`Run ${report.runId} was already extracted; nothing changed.\n`);
       } else {
         const ids = (list: Lesson[]) => (list.length === 0 ? "" : ` (${list.map((lesson) => lesson.id).join(", ")})`);
@@ -105,11 +111,16 @@ export function registerLessonsCommands(program: Command, io: CliIO, setExitCode
     .command("decay")
     .description("age the lessons a run did not see; archive those that reach frequency 0")
     .option("--run-id <id>", "the run that just completed (default: the run extracted last)")
+    .option("--json", "print the run, how many lessons aged and those archived as JSON")
     .addOption(dirOption())
-    .action(async (options: { runId?: string; dir?: string }) => {
+    .action(async (options: { runId?: string; dir?: string; json?: boolean }) => {
       const result = await decayLessonsInDirectory(await directory(options), options.runId === undefined ? {} : { runId: options.runId });
       const archived = result.archived.length === 0 ? "none archived" : `archived ${result.archived.map((lesson) => lesson.id).join(", ")}`;
-      io.stdout.write(`Decay${result.runId === null ? "" : ` after run ${result.runId}`}: ${result.aged} lesson${result.aged === 1 ? "" : "s"} aged, ${archived}.\n`);
+      print(
+        options,
+        { runId: result.runId, aged: result.aged, archived: result.archived.map(plain) },
+        `Decay${result.runId === null ? "" : ` after run ${result.runId}`}: ${result.aged} lesson${result.aged === 1 ? "" : "s"} aged, ${archived}.\n`,
+      );
       setExitCode(0);
     });
 
@@ -119,8 +130,9 @@ export function registerLessonsCommands(program: Command, io: CliIO, setExitCode
     .argument("[domain]", "only this domain's confirmed lessons (and general ones)")
     .argument("[archetype]", "only lessons for this archetype (and for none)")
     .option("--audit <run-id>", "record in audit.jsonl what was injected into this run")
+    .option("--json", "print the section's text as JSON")
     .addOption(dirOption())
-    .action(async (domain: string | undefined, archetype: string | undefined, options: { audit?: string; dir?: string }) => {
+    .action(async (domain: string | undefined, archetype: string | undefined, options: { audit?: string; dir?: string; json?: boolean }) => {
       const result = await injectLessons(await directory(options), {
         ...(domain === undefined ? {} : { domain }),
         ...(archetype === undefined ? {} : { archetype }),
@@ -128,7 +140,7 @@ export function registerLessonsCommands(program: Command, io: CliIO, setExitCode
         clock: now,
       });
       warn(result.warnings);
-      io.stdout.write(result.text);
+      print(options, { text: result.text }, result.text);
       setExitCode(0);
     });
 
@@ -137,11 +149,17 @@ export function registerLessonsCommands(program: Command, io: CliIO, setExitCode
     .description("check whether the lessons injected into a run prevented their issues")
     .argument("<run-id>", "the run")
     .argument("[events]", "the run's events file (default: .archeflow/events/RUN_ID.jsonl)")
+    .option("--json", "print the checks as JSON")
     .addOption(dirOption())
-    .action(async (runId: string, events: string | undefined, options: { dir?: string }) => {
+    .action(async (runId: string, events: string | undefined, options: { dir?: string; json?: boolean }) => {
       const path = events === undefined ? join(await projectRoot(), ".archeflow", "events", `${runId}.jsonl`) : resolve(io.cwd, events);
       const result = await auditCheck(await directory(options), runId, path, now);
       warn(result.warnings);
+      if (options.json === true) {
+        print(options, { runId, injected: result.injected, checks: result.checks, alreadyChecked: result.alreadyChecked }, "");
+        setExitCode(0);
+        return;
+      }
       if (result.injected === 0) io.stdout.write(`No lessons were injected into run ${runId} (no audit record); nothing to check.\n`);
       for (const check of result.checks) io.stdout.write(`${check.lesson_id}  ${check.effectiveness}  (${check.keyword_overlap_pct}% keyword overlap)  ${check.lesson_desc}\n`);
       if (result.alreadyChecked.length > 0) io.stdout.write(`Already checked for run ${runId}: ${result.alreadyChecked.join(", ")}.\n`);

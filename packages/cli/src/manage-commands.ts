@@ -22,7 +22,7 @@ import type { FeedbackSummary, SessionSignals } from "@iflow-memory/store";
 import { diagnoseClaudeInstall } from "@iflow-memory/hook-adapter";
 import { Command, Option } from "commander";
 import { RuntimeError, UsageError } from "./errors.js";
-import type { CliIO } from "./io.js";
+import { printer, type CliIO } from "./io.js";
 
 interface Locations {
   projectRoot?: string;
@@ -34,6 +34,7 @@ interface Locations {
  * Each takes --project-root and --global-store like inject; the store package does the work.
  */
 export function registerManageCommands(program: Command, io: CliIO, setExitCode: (code: number) => void): void {
+  const print = printer(io);
   const locate = async (options: Locations) => ({
     projectRoot: options.projectRoot === undefined ? await findProjectRoot(io.cwd) : resolve(io.cwd, options.projectRoot),
     globalStoreDir: resolveGlobalStoreDir({ flag: options.globalStore === undefined ? undefined : resolve(io.cwd, options.globalStore), env: io.env }),
@@ -81,10 +82,12 @@ export function registerManageCommands(program: Command, io: CliIO, setExitCode:
     .description("move a global entry to .archive.md in the store (never deleted)")
     .argument("<hash>", "sha256:…, the hash, a prefix of 4+ hex digits, or the name")
     .option("--global-store <dir>", "the global store (default: $IFLOW_MEMORY_HOME, else ~/.claude/iflow/memory)")
-    .action(async (query: string, options: Locations) => {
+    .option("--json", "print what was archived as JSON")
+    .action(async (query: string, options: Locations & { json?: boolean }) => {
       const { globalStoreDir } = await locate(options);
       const entry = await forgetGlobalEntry(globalStoreDir, query, (io.now ?? (() => new Date()))());
-      io.stdout.write(`Archived "${entry.name}" (sha256:${entry.contentHash}) to ${join(globalStoreDir, ".archive.md")}.\n`);
+      const archive = join(globalStoreDir, ".archive.md");
+      print(options, { archived: { hash: entry.contentHash, name: entry.name, category: entry.category }, archive }, `Archived "${entry.name}" (sha256:${entry.contentHash}) to ${archive}.\n`);
       setExitCode(0);
     });
 
@@ -93,11 +96,16 @@ export function registerManageCommands(program: Command, io: CliIO, setExitCode:
     .option("--helpful", "it helped")
     .option("--not-helpful", "it did not help, or misled")
     .option("--note <text>", "why, in a line")
-    .action(async (query: string, options: Locations & { helpful?: boolean; notHelpful?: boolean; note?: string }) => {
+    .option("--json", "print the vote and the entry's votes so far as JSON")
+    .action(async (query: string, options: Locations & { helpful?: boolean; notHelpful?: boolean; note?: string; json?: boolean }) => {
       if ((options.helpful === true) === (options.notHelpful === true)) throw new UsageError("feedback needs one of --helpful or --not-helpful");
       const { entry } = await recordFeedback({ ...(await locate(options)), hash: query, helpful: options.helpful === true, note: options.note, now: (io.now ?? (() => new Date()))() });
       const votes = readFeedback((await locate(options)).globalStoreDir).get(entry.contentHash);
-      io.stdout.write(`Recorded: "${entry.name}" (sha256:${entry.contentHash}) ${options.helpful === true ? "helped" : "did not help"}; ${formatFeedback(votes).trim()}\n`);
+      print(
+        options,
+        { hash: entry.contentHash, name: entry.name, helpful: options.helpful === true, votes: { helpful: votes?.helpful ?? 0, unhelpful: votes?.unhelpful ?? 0 } },
+        `Recorded: "${entry.name}" (sha256:${entry.contentHash}) ${options.helpful === true ? "helped" : "did not help"}; ${formatFeedback(votes).trim()}\n`,
+      );
       setExitCode(0);
     });
 
@@ -107,10 +115,11 @@ export function registerManageCommands(program: Command, io: CliIO, setExitCode:
     .argument("<hash-a>", "the first entry")
     .argument("<hash-b>", "the second entry")
     .option("--global-store <dir>", "the global store (default: $IFLOW_MEMORY_HOME, else ~/.claude/iflow/memory)")
-    .action(async (queryA: string, queryB: string, options: Locations) => {
+    .option("--json", "print the two entries as JSON")
+    .action(async (queryA: string, queryB: string, options: Locations & { json?: boolean }) => {
       const { globalStoreDir } = await locate(options);
       const [a, b] = await contestGlobalEntries(globalStoreDir, queryA, queryB);
-      io.stdout.write(`Contested: "${a.name}" (sha256:${a.contentHash}) and "${b.name}" (sha256:${b.contentHash}).\n`);
+      print(options, { contested: [a, b].map((entry) => ({ hash: entry.contentHash, name: entry.name })) }, `Contested: "${a.name}" (sha256:${a.contentHash}) and "${b.name}" (sha256:${b.contentHash}).\n`);
       setExitCode(0);
     });
 
@@ -121,12 +130,17 @@ export function registerManageCommands(program: Command, io: CliIO, setExitCode:
     .option("--universal", "inject it into every project")
     .option("--project-specific", "inject it only into the projects its Source names")
     .option("--global-store <dir>", "the global store (default: $IFLOW_MEMORY_HOME, else ~/.claude/iflow/memory)")
-    .action(async (query: string, options: Locations & { universal?: boolean; projectSpecific?: boolean }) => {
+    .option("--json", "print the entry, its tag and whether it changed as JSON")
+    .action(async (query: string, options: Locations & { universal?: boolean; projectSpecific?: boolean; json?: boolean }) => {
       if ((options.universal === true) === (options.projectSpecific === true)) throw new UsageError("tag takes one of --universal or --project-specific. (see iflow-memory tag --help)");
       const { globalStoreDir } = await locate(options);
       const reach = options.universal === true ? "universal" : "project-specific";
       const { entry, changed } = await tagGlobalEntry(globalStoreDir, query, reach);
-      io.stdout.write(changed ? `Tagged "${entry.name}" (sha256:${entry.contentHash}) ${reach}.\n` : `"${entry.name}" (sha256:${entry.contentHash}) is tagged ${reach} already; nothing changed.\n`);
+      print(
+        options,
+        { hash: entry.contentHash, name: entry.name, tag: reach, changed },
+        changed ? `Tagged "${entry.name}" (sha256:${entry.contentHash}) ${reach}.\n` : `"${entry.name}" (sha256:${entry.contentHash}) is tagged ${reach} already; nothing changed.\n`,
+      );
       setExitCode(0);
     });
 
@@ -193,11 +207,12 @@ export function registerManageCommands(program: Command, io: CliIO, setExitCode:
   withLocations(program.command("export-rules").description("write the universal global entries to a Claude Code rules file (Phase 0 fallback)"))
     .option("--dest <file>", "the rules file (default: ~/.claude/rules/iflow-memory.md)")
     .option("--force", "overwrite a file that export-rules did not write")
-    .action(async (options: Locations & { dest?: string; force?: boolean }) => {
+    .option("--json", "print the file written, its entries and characters as JSON")
+    .action(async (options: Locations & { dest?: string; force?: boolean; json?: boolean }) => {
       const home = io.env.HOME !== undefined && io.env.HOME !== "" ? io.env.HOME : homedir();
       const destination = options.dest === undefined ? join(home, ".claude", "rules", "iflow-memory.md") : resolve(io.cwd, options.dest);
       const result = await exportRules({ ...(await locate(options)), destination, force: options.force === true, now: (io.now ?? (() => new Date()))() });
-      io.stdout.write(`Wrote ${result.entries} universal entries (${result.chars} characters) to ${result.path}.\n`);
+      print(options, { path: result.path, entries: result.entries, chars: result.chars }, `Wrote ${result.entries} universal entries (${result.chars} characters) to ${result.path}.\n`);
       setExitCode(0);
     });
 }

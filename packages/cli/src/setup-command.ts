@@ -24,7 +24,8 @@ export function registerSetupCommand(program: Command, io: CliIO, setExitCode: (
     .option("--no-mcp", "do not register the MCP server (search, store and feedback mid-session)")
     .option("--uninstall", "remove the hooks and the MCP server instead")
     .option("--dry-run", "print the resulting settings; change nothing")
-    .action(async (options: { project?: string; command?: string; mcp?: boolean; uninstall?: boolean; dryRun?: boolean }) => {
+    .option("--json", "print what changed as JSON: the settings file, the MCP server, and whether the plugin is installed too")
+    .action(async (options: { project?: string; command?: string; mcp?: boolean; uninstall?: boolean; dryRun?: boolean; json?: boolean }) => {
       const home = io.env.HOME !== undefined && io.env.HOME !== "" ? io.env.HOME : homedir();
       const path = options.project === undefined ? join(home, ".claude", "settings.json") : join(resolve(io.cwd, options.project), ".claude", "settings.json");
       // --command names the SessionStart command; the prompt hook is then that command's sibling only when it is ours.
@@ -58,16 +59,26 @@ export function registerSetupCommand(program: Command, io: CliIO, setExitCode: (
         },
         { dryRun: options.dryRun === true },
       );
-      if (options.dryRun === true) io.stdout.write(`${JSON.stringify(result.settings, null, 2)}\n(dry run: ${path} not changed)\n`);
+      const json = options.json === true;
+      if (json) {
+        // Printed once, at the end.
+      } else if (options.dryRun === true) io.stdout.write(`${JSON.stringify(result.settings, null, 2)}\n(dry run: ${path} not changed)\n`);
       else io.stdout.write(`${result.message}${result.backup === null ? "" : `\nPrevious settings kept in ${result.backup}.`}\n`);
-      if (options.mcp !== false) io.stdout.write(`${await setupMcpServer(home, options.project === undefined ? undefined : resolve(io.cwd, options.project), options)}\n`);
-      if (options.uninstall !== true) {
-        const routes = findClaudeInstallRoutes({ home, projectRoot: options.project === undefined ? undefined : resolve(io.cwd, options.project) });
-        if (routes.plugin.length > 0) {
-          io.stdout.write(
-            `Note: the iflow-memory plugin is installed too (${routes.plugin.join(", ")}): Claude Code runs both routes' hooks, and only one of them injects. Keep one: \`claude plugin uninstall iflow-memory@iflow-memory\`, or \`iflow-memory setup claude --uninstall\`.\n`,
-          );
-        }
+      const mcpMessage = options.mcp !== false ? await setupMcpServer(home, options.project === undefined ? undefined : resolve(io.cwd, options.project), options) : null;
+      if (mcpMessage !== null && !json) io.stdout.write(`${mcpMessage}\n`);
+      const routes = options.uninstall === true ? null : findClaudeInstallRoutes({ home, projectRoot: options.project === undefined ? undefined : resolve(io.cwd, options.project) });
+      if (routes !== null && routes.plugin.length > 0 && !json) {
+        io.stdout.write(
+          `Note: the iflow-memory plugin is installed too (${routes.plugin.join(", ")}): Claude Code runs both routes' hooks, and only one of them injects. Keep one: \`claude plugin uninstall iflow-memory@iflow-memory\`, or \`iflow-memory setup claude --uninstall\`.\n`,
+        );
+      }
+      if (json) {
+        const report = {
+          settings: { path, changed: result.changed, message: result.message, backup: result.backup ?? null, ...(options.dryRun === true ? { dryRun: true, result: result.settings } : {}) },
+          mcp: mcpMessage,
+          pluginInstalledToo: routes?.plugin ?? [],
+        };
+        io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
       }
       setExitCode(0);
     });
