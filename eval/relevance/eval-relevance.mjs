@@ -336,3 +336,7 @@ if (process.argv.includes("--write")) {
 
 // What the prompt hook adds, on labelled prompts (its own script; `--write` writes its section too).
 await import("../prompt-recall/eval-prompt-recall.mjs");
+
+// What a session start puts in front of the model (in full and in its index), and search's floor
+// against plain BM25 (its own script; `--write` writes its section too).
+await import("./eval-session-start.mjs");
