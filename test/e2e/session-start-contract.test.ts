@@ -132,6 +132,18 @@ describe("the session start a user can count on", () => {
     expect(readdirSync(root)).toEqual([".git"]);
   });
 
+  it("adds a prompt's entries once when two prompt hooks run for it together, and names a few more by title", async () => {
+    const { home, root } = repository();
+    const input = JSON.stringify({ session_id: "s1", cwd: root, hook_event_name: "UserPromptSubmit", prompt: "the keyword fallback search fails with sqlite errors when the FTS5 extension is missing" });
+    const runs = await Promise.all([runNode(PROMPT_HOOK_BIN, ["--mcp"], { stdin: input, env: { HOME: home } }), runNode(PROMPT_HOOK_BIN, [], { stdin: input, env: { HOME: home } })]);
+    const printed = runs.filter((run) => run.stdout !== "");
+    expect(printed).toHaveLength(1);
+    const block = (JSON.parse(printed[0]!.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
+    expect(block).toContain("### Anti-Pattern: Assuming FTS5 Availability via SQL Function Call\n");
+    expect(block.length).toBeLessThanOrEqual(3000);
+    expect(contents(block).indexed.length).toBeLessThanOrEqual(3);
+  });
+
   it("keeps the prompt hook strict: a prompt nothing applies to adds nothing, index included", async () => {
     const { home, root } = repository();
     const result = await runNode(PROMPT_HOOK_BIN, ["--mcp"], {
