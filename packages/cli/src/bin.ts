@@ -16,7 +16,12 @@ const cliIO = () => ({ argv, stdin: process.stdin, stdout: process.stdout, stder
 const hookBundle = (hook: string): string | null =>
   [`../../hook-adapter/dist/${hook}.cjs`, `../hooks/${hook}.cjs`].map((path) => fileURLToPath(new URL(path, import.meta.url))).find((path) => existsSync(path)) ?? null;
 
-if (argv.length >= 2 && argv[0] === "hook" && argv[1] === "user-prompt-submit" && argv.slice(2).every((arg) => arg === "--mcp")) {
+declare const __IFLOW_MEMORY_VERSION__: string;
+
+if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
+  // What a user or a script asks most often, answered without loading any command.
+  process.stdout.write(`${typeof __IFLOW_MEMORY_VERSION__ === "string" ? __IFLOW_MEMORY_VERSION__ : "0.0.0-dev"}\n`);
+} else if (argv.length >= 2 && argv[0] === "hook" && argv[1] === "user-prompt-submit" && argv.slice(2).every((arg) => arg === "--mcp")) {
   const bundle = hookBundle("user-prompt-submit");
   if (bundle !== null) createRequire(import.meta.url)(bundle);
   else {

@@ -1,6 +1,5 @@
 import { Readable, Writable } from "node:stream";
 import { runSessionStartHook, runUserPromptSubmitHook } from "@iflow-memory/hook-adapter";
-import { runMcpServer } from "@iflow-memory/mcp-server";
 import { prepareSessionInjection } from "@iflow-memory/store";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { RuntimeError, UsageError } from "./errors.js";
@@ -97,6 +96,8 @@ function buildProgram(io: CliIO, setExitCode: (code: number) => void): Command {
     .action(async (options: { projectRoot?: string; globalStore?: string }) => {
       const stdin = io.stdin instanceof Readable ? io.stdin : Readable.from(io.stdin);
       const stdout = io.stdout instanceof Writable ? io.stdout : new Writable({ write: (chunk: Buffer, _encoding, callback) => void io.stdout.write(chunk.toString("utf8"), () => callback()) });
+      // The MCP SDK, zod and ajv (some 1.5 MB) load only for the command that serves MCP.
+      const { runMcpServer } = await import("@iflow-memory/mcp-server");
       await runMcpServer({ stdin, stdout, stderr: io.stderr, env: io.env, cwd: io.cwd }, { projectRoot: options.projectRoot, globalStoreDir: options.globalStore });
       setExitCode(0);
     });
