@@ -111,3 +111,28 @@ describe("promoteEntries", () => {
     expect(changedLines).toEqual(["- Source: infra-tools, Feature #030; webshop, Feature #016; notes-app, Feature #9", "- Observation count: 3", "- Last observed: 2026-11-22T10:00:00Z"]);
   });
 });
+
+describe("promoteEntries (what the user names, and what the summary counts)", () => {
+  it("promotes an entry named by --universal even when this project kept it local before, and counts only what it promoted", async () => {
+    const root = makeTempDir();
+    mkdirSync(join(root, "docs/knowledge-bank"), { recursive: true });
+    writeFileSync(join(root, "docs/knowledge-bank/heuristics.md"), "### Heuristic: One\nWrite the failing test first.\n\n### Heuristic: Two\nTime-box every spike to a day.\n");
+    const store = join(makeTempDir(), "store");
+    const now = new Date("2026-11-24T10:00:00Z");
+    const first = await promoteEntries({ projectRoot: root, globalStoreDir: store, feature: "042", projectSpecific: ["Two"], now });
+    expect([first.entries.map((entry) => [entry.name, entry.action]), first.summary]).toEqual([
+      [["One", "added"], ["Two", "kept-local"]],
+      "Memory promotion: 1 universal entries promoted to global store, 1 project-specific entries kept local.",
+    ]);
+    const named = await promoteEntries({ projectRoot: root, globalStoreDir: store, feature: "042", universal: ["two"], now });
+    expect([named.entries.map((entry) => [entry.name, entry.action]), named.summary]).toEqual([
+      [["Two", "added"]],
+      "Memory promotion: 1 universal entries promoted to global store, 0 project-specific entries kept local.",
+    ]);
+    const again = await promoteEntries({ projectRoot: root, globalStoreDir: store, feature: "042", selection: { kind: "all" }, now });
+    expect([again.entries.map((entry) => entry.action), again.summary]).toEqual([
+      ["already-counted", "already-counted"],
+      "Memory promotion: 0 universal entries promoted to global store, 0 project-specific entries kept local.",
+    ]);
+  });
+});

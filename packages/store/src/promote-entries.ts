@@ -89,7 +89,10 @@ export async function promoteEntries(options: PromoteOptions): Promise<PromoteRe
   const run = async (): Promise<PromoteResult> => {
     const state = readState(options.globalStoreDir);
     const seen = new Set(state.projects[project]?.promoted ?? []);
-    const chosen = select(bank.entries, options.selection ?? { kind: "new" }, seen, options.projectRoot).filter((entry) => {
+    // An entry named by --universal or --project-specific is promoted (or kept) as asked even when
+    // this project promoted it before: naming it is asking for it.
+    const named = new Set([...(options.universal ?? []), ...(options.projectSpecific ?? [])].map((name) => name.toLowerCase()));
+    const chosen = select(bank.entries, options.selection ?? { kind: "new" }, seen, options.projectRoot, named).filter((entry) => {
       if (entry.description !== "") return true;
       warnings.push(`"${entry.name}" has no description; not promoted`);
       return false;
@@ -153,8 +156,10 @@ export async function promoteEntries(options: PromoteOptions): Promise<PromoteRe
       if (appended[category].length > 0) changed.add(category);
     }
 
-    const universal = results.filter((result) => result.kind === "universal").length;
-    const summary = `Memory promotion: ${universal} universal entries promoted to global store, ${results.length - universal} project-specific entries kept local.`;
+    // What this run promoted: an entry already counted for this provenance changed nothing.
+    const universal = results.filter((result) => result.kind === "universal" && result.action !== "already-counted").length;
+    const local = results.filter((result) => result.kind === "project-specific").length;
+    const summary = `Memory promotion: ${universal} universal entries promoted to global store, ${local} project-specific entries kept local.`;
     if (options.dryRun !== true && results.length > 0) {
       const promoted = [...new Set([...seen, ...chosen.map((entry) => entry.contentHash)])];
       const nextState: PromotionsState = { projects: { ...state.projects, [project]: { promoted, lastPromotion: now } } };
@@ -168,14 +173,14 @@ export async function promoteEntries(options: PromoteOptions): Promise<PromoteRe
   return options.dryRun === true ? run() : withStoreLock(options.globalStoreDir, run);
 }
 
-function select(entries: readonly Entry[], selection: PromoteSelection, seen: Set<string>, projectRoot: string): Entry[] {
+function select(entries: readonly Entry[], selection: PromoteSelection, seen: Set<string>, projectRoot: string, named: ReadonlySet<string>): Entry[] {
   switch (selection.kind) {
     case "all":
       return [...entries];
     case "entries":
       return [...selection.entries];
     case "new":
-      return entries.filter((entry) => !seen.has(entry.contentHash));
+      return entries.filter((entry) => !seen.has(entry.contentHash) || named.has(entry.name.toLowerCase()));
     case "names": {
       const wanted = selection.names.map((name) => name.toLowerCase());
       const missing = selection.names.filter((name) => !entries.some((entry) => entry.name.toLowerCase() === name.toLowerCase()));
