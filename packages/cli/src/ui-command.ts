@@ -1,3 +1,4 @@
+import { homedir } from "node:os";
 import { resolve } from "node:path";
 import { findProjectRoot, resolveGlobalStoreDir } from "@iflow-memory/store";
 import type { Command } from "commander";
@@ -28,7 +29,9 @@ export function registerUiCommand(program: Command, io: CliIO, setExitCode: (cod
       const projectRoot = options.projectRoot === undefined ? await findProjectRoot(io.cwd) : resolve(io.cwd, options.projectRoot);
       const globalStoreDir = resolveGlobalStoreDir({ flag: options.globalStore === undefined ? undefined : resolve(io.cwd, options.globalStore), env: io.env });
       const { openInBrowser, startViewer } = await import("@iflow-memory/viewer");
-      const viewer = await startViewer({ projectRoot, globalStoreDir, port: options.port }).catch((error: NodeJS.ErrnoException) => {
+      const home = io.env.HOME !== undefined && io.env.HOME !== "" ? io.env.HOME : homedir();
+      const moreChecks = async () => [(await import("@iflow-memory/hook-adapter")).diagnoseClaudeInstall({ home, projectRoot })];
+      const viewer = await startViewer({ projectRoot, globalStoreDir, port: options.port, moreChecks }).catch((error: NodeJS.ErrnoException) => {
         const why = error.code === "EADDRINUSE" ? "the port is in use; choose another --port, or 0 for a free one" : error.code ?? error.message;
         throw new RuntimeError("LISTEN_FAILED", `cannot serve on 127.0.0.1:${options.port}: ${why}`, { cause: error });
       });

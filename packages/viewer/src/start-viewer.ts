@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { join } from "node:path";
-import { createMemorySearcher, DEFAULT_LESSONS_DIR, projectName } from "@iflow-memory/store";
+import { createMemorySearcher, DEFAULT_LESSONS_DIR, projectName, type HealthCheck } from "@iflow-memory/store";
 import { checkRequest, tokenCookieName } from "./check-request.js";
 import { handleRequest, type ViewerResponse } from "./handle-request.js";
 import { listedEntries } from "./pages/listed-entries.js";
@@ -15,6 +15,11 @@ export interface ViewerOptions {
   port?: number;
   /** The run's token (default: 32 random bytes); tests give their own. */
   token?: string;
+  /**
+   * Checks of the installation the doctor page shows after the memory's, as `iflow-memory doctor`
+   * does (`iflow-memory ui` passes the Claude Code install check, which the viewer cannot make).
+   */
+  moreChecks?: () => HealthCheck[] | Promise<HealthCheck[]>;
 }
 
 export interface RunningViewer {
@@ -60,6 +65,7 @@ export async function startViewer(options: ViewerOptions): Promise<RunningViewer
     lessonsDir: options.lessonsDir ?? join(options.projectRoot, DEFAULT_LESSONS_DIR),
     token,
     searcher: createMemorySearcher({ projectRoot: options.projectRoot, globalStoreDir: options.globalStoreDir }),
+    ...(options.moreChecks === undefined ? {} : { moreChecks: options.moreChecks }),
   };
   let port = options.port ?? 0;
   const server = createServer((request, response) => {

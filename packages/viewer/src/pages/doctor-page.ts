@@ -4,7 +4,7 @@ import { layout, type PageContext } from "./layout.js";
 
 /** The doctor page: `iflow-memory doctor`'s checks, each with its status in words. */
 export async function doctorPage(context: PageContext): Promise<SafeHtml> {
-  const checks = await diagnoseMemory({ projectRoot: context.projectRoot, globalStoreDir: context.globalStoreDir });
+  const checks = [...(await diagnoseMemory({ projectRoot: context.projectRoot, globalStoreDir: context.globalStoreDir })), ...((await context.moreChecks?.()) ?? [])];
   const problems = checks.filter((check) => check.status !== "ok").length;
   const body = html`<h1>Doctor</h1>
 <p class="count">${problems === 0 ? "Every check passed." : `${problems} check${problems === 1 ? "" : "s"} found something.`}</p>

@@ -1,4 +1,4 @@
-import type { MemorySearcher } from "@iflow-memory/store";
+import type { HealthCheck, MemorySearcher } from "@iflow-memory/store";
 import { html, type SafeHtml } from "../html.js";
 
 /** What every page is told: where it reads from, and the run's token for its forms. */
@@ -11,6 +11,8 @@ export interface PageContext {
   token: string;
   /** The store's searcher for the run: the hooks' ranking, its index kept until a file changes. */
   searcher: MemorySearcher;
+  /** Checks the doctor page shows after the memory's (`ViewerOptions.moreChecks`). */
+  moreChecks?: () => HealthCheck[] | Promise<HealthCheck[]>;
 }
 
 const PAGES = [
