@@ -25,3 +25,14 @@ describe("recordObservation", () => {
     expect(recordObservation(text, 1, { observationCount: 2, lastObserved: "T", source: "y" })).toBe("### Pattern: A\nfirst\n- Source: y\n- Observation count: 2\n- Last observed: T\n\n### Pattern: B\n");
   });
 });
+
+describe("appendGlobalEntry (several at once)", () => {
+  it("appends entries joined with a newline exactly as one by one", () => {
+    const fields = (name: string) => ({ category: "patterns" as const, name, description: `${name} text.`, contentHash: "0".repeat(16), sources: ["webshop"], observationCount: 1, lastObserved: "2026-11-24T10:00:00Z", tags: "universal", confidence: "medium" as const });
+    const blocks = ["One", "Two", "Three"].map((name) => formatGlobalEntry(fields(name)));
+    for (const start of ["", "# Global Patterns\n\nintro\n", "# Global Patterns\n\n### Pattern: Old\nOld text.\n- Observation count: 2"]) {
+      const oneByOne = blocks.reduce((text, block) => appendGlobalEntry(text, "patterns", block), start);
+      expect(appendGlobalEntry(start, "patterns", blocks.join("\n"))).toBe(oneByOne);
+    }
+  });
+});

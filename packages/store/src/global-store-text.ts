@@ -47,7 +47,9 @@ export function formatGlobalEntry(fields: GlobalEntryFields): string {
 }
 
 /**
- * A global-store file with one more entry at its end (the §3.3 header first when the file is new).
+ * A global-store file with one more entry at its end (the §3.3 header first when the file is new);
+ * several entries formatted by `formatGlobalEntry` and joined with "\n" are appended as they would
+ * be one by one.
  *
  * @example
  * appendGlobalEntry("", "patterns", formatGlobalEntry(fields)); // "# Global Patterns\n\n…\n\n### Pattern: …"

@@ -151,9 +151,12 @@ export async function promoteEntries(options: PromoteOptions): Promise<PromoteRe
       texts[update.category] = recordObservation(texts[update.category], update.line, { observationCount: update.observationCount, lastObserved: now, source: provenance });
       changed.add(update.category);
     }
+    // Once per file, all its new entries together: appending them one at a time copied the whole
+    // file for each (quadratic in the store's size).
     for (const category of CATEGORIES) {
-      for (const block of appended[category]) texts[category] = appendGlobalEntry(texts[category], category, block);
-      if (appended[category].length > 0) changed.add(category);
+      if (appended[category].length === 0) continue;
+      texts[category] = appendGlobalEntry(texts[category], category, appended[category].join("\n"));
+      changed.add(category);
     }
 
     // What this run promoted: an entry already counted for this provenance changed nothing.
