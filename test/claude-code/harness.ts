@@ -212,6 +212,23 @@ export function requestTexts(body: MessagesRequestBody): string[] {
   return texts;
 }
 
+/**
+ * The result Claude Code sent back for the model's tool call `toolUseId` (its text, and whether it
+ * is an error), in the first request that holds it; null when none does.
+ */
+export function toolResult(requests: RecordedRequest[], toolUseId: string): { text: string; isError: boolean } | null {
+  for (const body of messagesRequests(requests)) {
+    for (const message of body.messages) {
+      if (typeof message.content === "string") continue;
+      const result = message.content.find((block: RequestContentBlock) => block.type === "tool_result" && block.tool_use_id === toolUseId);
+      if (result === undefined) continue;
+      const content = result.content;
+      return { text: typeof content === "string" ? content : (content ?? []).map((part) => part.text ?? "").join(""), isError: result.is_error === true };
+    }
+  }
+  return null;
+}
+
 /** How Claude Code introduces a hook's `additionalContext` to the model (`SessionStart`, `UserPromptSubmit`, …). */
 export function hookContextMarker(hookEventName: string): string {
   return `${hookEventName} hook additional context: `;

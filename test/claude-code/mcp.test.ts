@@ -1,6 +1,6 @@
 import { CLI_BIN, REPO_ROOT, runNode } from "@iflow-memory/test-utils";
 import { describe, expect, it } from "vitest";
-import { demoWorkspace as workspace, messagesRequests, type MockMessagesApi, type RequestContentBlock, requestTexts, runClaude, textReply, toolUseReply } from "./harness.js";
+import { demoWorkspace as workspace, messagesRequests, type MockMessagesApi, requestTexts, runClaude, textReply, toolResult, toolUseReply } from "./harness.js";
 
 // The MCP server in a real Claude Code session: the mock model calls search_memory, Claude Code
 // runs it on our server, and the tool's result — entries of the bank — comes back to the model.
@@ -22,16 +22,10 @@ async function expectSearchResultReachedTheModel(api: MockMessagesApi, home: str
   // Claude Code 2.1 defers MCP tools behind its ToolSearch tool (their names are not in \`tools\`),
   // but it announces the server's instructions to the model and runs the call.
   expect(requestTexts(requests[0]!).some((text) => text.includes("search_memory before you design or implement"))).toBe(true);
-  const toolUseId = (call.content[0] as { id: string }).id;
-  const results = requests
-    .flatMap((body) => body.messages)
-    .flatMap((message) => (typeof message.content === "string" ? [] : message.content))
-    .filter((block: RequestContentBlock) => block.type === "tool_result" && block.tool_use_id === toolUseId);
-  expect(results.length).toBeGreaterThan(0);
-  const content = results[0]!.content;
-  const text = typeof content === "string" ? content : (content ?? []).map((part) => part.text ?? "").join("");
-  expect(results[0]!.is_error ?? false, text).toBe(false);
-  const answer = JSON.parse(text) as { results: Array<{ name: string; scope: string; text: string }> };
+  const result = toolResult(run.requests, (call.content[0] as { id: string }).id);
+  expect(result).not.toBeNull();
+  expect(result!.isError, result!.text).toBe(false);
+  const answer = JSON.parse(result!.text) as { results: Array<{ name: string; scope: string; text: string }> };
   expect(answer.results[0]).toMatchObject({ name: "Mocking the Database in Integration Tests", scope: "project" });
   expect(answer.results[0]!.text.startsWith("### Anti-Pattern: Mocking the Database in Integration Tests\n")).toBe(true);
 }

@@ -3,7 +3,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { CLI_BIN, copyCorpus, HOOK_BIN, makeTempDir, REPO_ROOT, runNode } from "@iflow-memory/test-utils";
 import { describe, expect, it, onTestFinished } from "vitest";
-import { hookContextText, messagesRequests, type MockMessagesApi, type RequestContentBlock, requestTexts, runClaude, startMockMessagesApi, textReply, toolUseReply } from "./harness.js";
+import { hookContextText, messagesRequests, type MockMessagesApi, requestTexts, runClaude, startMockMessagesApi, textReply, toolResult, toolUseReply } from "./harness.js";
 
 // The session start in a real Claude Code session with the real 2026-04 bank (265 entries) on a
 // clean main: whichever routes are installed — `setup claude`, the plugin, or both at once — the
@@ -79,16 +79,10 @@ describe("the session start in a real Claude Code session, whichever routes are 
     api.replyNext(call, textReply("Read it."));
     const run = await runClaude({ api, home, cwd: project, prompt: "Read the memory you need for this task.", args: ["--allowedTools", tool], timeoutMs: 60_000 });
     expect({ code: run.code, reply: run.result?.result }, run.stderr).toEqual({ code: 0, reply: "Read it." });
-    const toolUseId = (call.content[0] as { id: string }).id;
-    const results = messagesRequests(run.requests)
-      .flatMap((body) => body.messages)
-      .flatMap((message) => (typeof message.content === "string" ? [] : message.content))
-      .filter((part: RequestContentBlock) => part.type === "tool_result" && part.tool_use_id === toolUseId);
-    expect(results.length).toBeGreaterThan(0);
-    const content = results[0]!.content;
-    const text = typeof content === "string" ? content : (content ?? []).map((part) => part.text ?? "").join("");
-    expect(results[0]!.is_error ?? false, text).toBe(false);
-    const answer = JSON.parse(text) as { name: string; hash: string; text: string };
+    const result = toolResult(run.requests, (call.content[0] as { id: string }).id);
+    expect(result).not.toBeNull();
+    expect(result!.isError, result!.text).toBe(false);
+    const answer = JSON.parse(result!.text) as { name: string; hash: string; text: string };
     expect(answer.name).toBe(title);
     expect(answer.hash.startsWith(hash!)).toBe(true);
     expect(answer.text.length).toBeGreaterThan(title!.length);
