@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { readdirSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { makeTempDir, REPO_ROOT } from "@iflow-memory/test-utils";
 import { describe, expect, it, onTestFinished } from "vitest";
@@ -43,5 +43,19 @@ describe("claude plugin install from this repository's marketplace", () => {
     const installed = join(home, ".claude/plugins/cache/iflow-memory/iflow-memory", readdirSync(join(home, ".claude/plugins/cache/iflow-memory/iflow-memory"))[0]!);
     expect(filesUnder(installed)).toEqual(committed);
     expect(readdirSync(join(home, ".claude/plugins/marketplaces"))).toEqual([]);
+  });
+
+  it("leaves the user's settings as before once uninstalled, but for the empty keys Claude Code itself leaves", async () => {
+    const home = makeTempDir();
+    mkdirSync(join(home, ".claude"));
+    const before = { model: "opus", hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "guard.sh" }] }] } };
+    writeFileSync(join(home, ".claude/settings.json"), `${JSON.stringify(before, null, 2)}\n`);
+    for (const args of [["marketplace", "add", REPO_ROOT], ["install", "iflow-memory@iflow-memory"], ["uninstall", "iflow-memory@iflow-memory"], ["marketplace", "remove", "iflow-memory"]]) {
+      const run = await claudeIn(home, ["plugin", ...args]);
+      expect(run.code, run.stderr).toBe(0);
+    }
+    // Claude Code 2.1 keeps `enabledPlugins: {}` and `extraKnownMarketplaces: {}`: its own keys, not the plugin's.
+    const { enabledPlugins = {}, extraKnownMarketplaces = {}, ...rest } = JSON.parse(readFileSync(join(home, ".claude/settings.json"), "utf8")) as Record<string, unknown>;
+    expect({ rest, enabledPlugins, extraKnownMarketplaces }).toEqual({ rest: before, enabledPlugins: {}, extraKnownMarketplaces: {} });
   });
 });
