@@ -164,7 +164,7 @@ describe("the README's shell examples", () => {
     runnable.steps.forEach((step, index) => {
       if (step.shown === null) return;
       // The README writes the temporary HOME as `~`, the checkout as /path/to/iflow-memory.
-      const shown = steady(step.shown.replaceAll("/path/to/iflow-memory", REPO_ROOT).replaceAll("/tmp/", `${box.scratch}/`));
+      const shown = steady(step.shown.replaceAll("/tmp/", `${box.scratch}/`).replaceAll("/path/to/iflow-memory", REPO_ROOT));
       const actual = steady(outputs[index]!.replaceAll(`${box.home}/`, "~/").replaceAll(`${box.home}\n`, "~\n"));
       expect(matchesShown(shown, actual), `$ ${step.command}\n--- shown in the README (line ${example.line}) ---\n${shown}\n--- printed ---\n${actual}\n--- stderr ---\n${stderr}`).toBe(true);
     });
