@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 import { realCopies } from "./real-copies.mjs";
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const CORPORA = resolve(REPO_ROOT, "../shared/corpora");
+const CORPORA = resolve(REPO_ROOT, "test/fixtures/corpora");
 const HOOK = join(REPO_ROOT, "packages/hook-adapter/dist/session-start.cjs");
 const PROMPT_HOOK = join(REPO_ROOT, "packages/hook-adapter/dist/user-prompt-submit.cjs");
 const RUNS = Number(process.env.BENCH_RUNS ?? 31);

@@ -14,7 +14,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const CORPORA = resolve(REPO_ROOT, "../shared/corpora");
+const CORPORA = resolve(REPO_ROOT, "test/fixtures/corpora");
 const SERVER = join(REPO_ROOT, "packages/mcp-server/dist/mcp-server.cjs");
 const STARTS = Number(process.env.BENCH_RUNS ?? 15);
 const SEARCH_ROUNDS = 5;
@@ -53,7 +53,7 @@ const scenarios = [
   { name: "5,000 entries (copies of the real bank's)", ...project("c5000", realCopies(5_000)), budget: "≤ 20 ms" },
   { name: "50,000 entries (copies of the real bank's)", ...project("c50000", realCopies(50_000)), budget: "≤ 100 ms" },
 ];
-// The real bank's scenario has the global-store example beside it (a copy: nothing writes into shared/).
+// The real bank's scenario has the global-store example beside it (a copy: nothing writes into the fixtures).
 cpSync(join(CORPORA, "global-store-example"), scenarios[0].store, { recursive: true });
 
 const median = (values) => {

@@ -4,7 +4,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
-const REAL_BANK = resolve(dirname(fileURLToPath(import.meta.url)), "../../shared/corpora/iflow-kb-2026-04/docs/knowledge-bank");
+const REAL_BANK = resolve(dirname(fileURLToPath(import.meta.url)), "../test/fixtures/corpora/iflow-kb-2026-04/docs/knowledge-bank");
 
 /**
  * Fills a knowledge-bank folder with `total` entries, a third per category, made of the real

@@ -4,10 +4,10 @@
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
-const SHARED = resolve(dirname(fileURLToPath(import.meta.url)), "../../shared");
+const CORPORA = resolve(dirname(fileURLToPath(import.meta.url)), "../test/fixtures/corpora");
 
 /** Where the February bank's project is; it has no global store. */
-export const FEBRUARY_BANK = { projectRoot: join(SHARED, "corpora/iflow-kb-2026-02"), globalStoreDir: join(SHARED, "corpora/iflow-kb-2026-02/no-global-store") };
+export const FEBRUARY_BANK = { projectRoot: join(CORPORA, "iflow-kb-2026-02"), globalStoreDir: join(CORPORA, "iflow-kb-2026-02/no-global-store") };
 
 /**
  * April's grades (content hash → grade) restricted to the entries of another bank: an entry takes

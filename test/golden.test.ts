@@ -4,7 +4,7 @@ import { CLI_BIN, copyCorpus, CORPORA_DIR, GOLDEN_DIR, makeTempDir, runNode } fr
 import { describe, expect, it } from "vitest";
 
 // `NAME.limitN.md` holds the exact stdout of the original memory.py on a real knowledge bank;
-// `+global` means a copy of the global-store example beside it (see shared/golden/README.md).
+// `+global` means a copy of the global-store example beside it (see test/fixtures/golden/README.md).
 const cases = readdirSync(GOLDEN_DIR)
   .map((file) => /^(?<bank>[\w-]+?)(?<global>\+global)?\.limit(?<limit>-?\d+)\.md$/.exec(file))
   .filter((match) => match !== null)

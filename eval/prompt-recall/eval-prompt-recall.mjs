@@ -20,7 +20,7 @@ import { FEBRUARY_BANK, gradesOnBank } from "../small-bank.mjs";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO_ROOT = resolve(HERE, "../..");
-const SHARED = resolve(REPO_ROOT, "../shared");
+const CORPORA = join(REPO_ROOT, "test/fixtures/corpora");
 
 const entryIds = new Map(
   readFileSync(join(REPO_ROOT, "eval/relevance/source/entry-index.tsv"), "utf8")
@@ -49,8 +49,8 @@ const firstPrompts = (file) =>
     .map((context) => ({ id: context.id, kind: "first prompt", text: context.query.text, grades: new Map(context.labels.map((label) => [label.hash, label.grade])) }));
 
 const injection = await prepareSessionInjection({
-  projectRoot: join(SHARED, "corpora/iflow-kb-2026-04"),
-  globalStoreDir: join(SHARED, "corpora/global-store-example"),
+  projectRoot: join(CORPORA, "iflow-kb-2026-04"),
+  globalStoreDir: join(CORPORA, "global-store-example"),
 });
 const limit = injection.config.promptRecallLimit;
 const maxChars = Math.min(PROMPT_RECALL_MAX_CHARS, injection.config.injectionMaxChars);

@@ -27,7 +27,6 @@ import { FEBRUARY_BANK, gradesOnBank } from "../small-bank.mjs";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO_ROOT = resolve(HERE, "../..");
-const SHARED = resolve(REPO_ROOT, "../shared");
 const LIMIT = 20;
 const MAX_CHARS = 9000;
 const FOLDS = 5;
@@ -37,8 +36,8 @@ const heldout = JSON.parse(readFileSync(join(HERE, "heldout.json"), "utf8"));
 // A second held-out set, written and labelled after the first was reported (source/build.mjs).
 const heldout2 = existsSync(join(HERE, "heldout-2.json")) ? JSON.parse(readFileSync(join(HERE, "heldout-2.json"), "utf8")) : { contexts: [] };
 const sources = await readMemorySources({
-  projectRoot: join(SHARED, dev.bank.replace(/^shared\//, "")),
-  globalStoreDir: join(SHARED, dev.globalStore.replace(/^shared\//, "")),
+  projectRoot: join(REPO_ROOT, dev.bank),
+  globalStoreDir: join(REPO_ROOT, dev.globalStore),
   includeGlobal: true,
 });
 const project = "iflow";

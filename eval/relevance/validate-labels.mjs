@@ -4,8 +4,8 @@
 //   node eval/relevance/validate-labels.mjs <list.json>
 //   node eval/relevance/validate-labels.mjs            (spawns ./node_modules/.bin/iflow-memory list itself)
 // where <list.json> is the output of
-//   iflow-memory list --project-root /work/shared/corpora/iflow-kb-2026-04 \
-//     --global-store /work/shared/corpora/global-store-example --scope all --json
+//   iflow-memory list --project-root test/fixtures/corpora/iflow-kb-2026-04 \
+//     --global-store test/fixtures/corpora/global-store-example --scope all --json
 import { readFileSync, existsSync } from "node:fs";
 import { execFileSync } from "node:child_process";
 import { dirname, join, resolve } from "node:path";
@@ -20,7 +20,7 @@ function loadEntries() {
   if (process.argv[2]) return JSON.parse(readFileSync(process.argv[2], "utf8"));
   const bin = join(repo, "node_modules", ".bin", "iflow-memory");
   if (!existsSync(bin)) throw new Error(`no list JSON given and ${bin} is missing (build the CLI first)`);
-  const corpora = resolve(repo, "..", "shared", "corpora");
+  const corpora = join(repo, "test", "fixtures", "corpora");
   const out = execFileSync(bin, [
     "list", "--project-root", join(corpora, "iflow-kb-2026-04"),
     "--global-store", join(corpora, "global-store-example"), "--scope", "all", "--json",

@@ -1,37 +1,61 @@
-import { REPO_ROOT } from "@iflow-memory/test-utils";
-import { describe, expect, it } from "vitest";
-import { demoWorkspace as workspace, messagesRequests, type MockMessagesApi, requestTexts, runClaude, textReply, toolUseReply } from "./harness.js";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { makeTempDir, REPO_ROOT } from "@iflow-memory/test-utils";
+import { describe, expect, it, onTestFinished } from "vitest";
+import { runClaude, startMockMessagesApi } from "./harness.js";
 
-// A user of the plugin alone has the command too: the plugin carries it (bin/iflow-memory.mjs),
-// and its retrospective-memory skill runs it through ${CLAUDE_PLUGIN_ROOT}.
+const PLUGIN = join(REPO_ROOT, "plugins/iflow-memory");
 
-async function claude(api: MockMessagesApi, home: string, cwd: string, args: string[]): Promise<void> {
-  const run = await runClaude({ api, home, cwd, args });
-  expect({ args, code: run.code, stderr: run.stderr }).toEqual({ args, code: 0, stderr: "" });
+/** Every file under a folder, as sorted paths relative to it. */
+function filesUnder(folder: string): string[] {
+  return readdirSync(folder, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => relative(folder, join(entry.parentPath, entry.name)))
+    .sort();
 }
 
-describe("the plugin's command, in a real Claude Code session", () => {
-  it("gives the model the skill with the plugin's own command in it", async () => {
-    const { home, project, api } = await workspace();
-    await claude(api, home, project, ["plugin", "marketplace", "add", REPO_ROOT]);
-    await claude(api, home, project, ["plugin", "install", "iflow-memory@iflow-memory"]);
-    api.replyNext(toolUseReply("Skill", { skill: "iflow-memory:retrospective-memory" }), textReply("Done."));
-    const run = await runClaude({ api, home, cwd: project, prompt: "Promote the retrospective's learnings.", args: ["--allowedTools", "Skill"], timeoutMs: 60_000 });
-    expect({ code: run.code, reply: run.result?.result }, run.stderr).toEqual({ code: 0, reply: "Done." });
-    const texts = messagesRequests(run.requests).slice(1).flatMap(requestTexts);
-    const skill = texts.find((text) => text.includes("# Promote retrospective learnings"));
-    expect(skill).toBeDefined();
-    // Claude Code puts the installed plugin's folder in place of ${CLAUDE_PLUGIN_ROOT}.
-    expect(skill).not.toContain("${CLAUDE_PLUGIN_ROOT}");
-    const command = /node "([^"]+\/bin\/iflow-memory\.mjs)" promote --feature <feature-id>\n/.exec(skill!)?.[1];
-    expect(command).toBeDefined();
+async function claudeIn(home: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const api = await startMockMessagesApi();
+  onTestFinished(() => api.close());
+  const run = await runClaude({ api, home, cwd: home, args });
+  expect(run.requests).toEqual([]);
+  return run;
+}
 
-    // The model runs the command the skill names, as the skill says, and it works.
-    const bash = toolUseReply("Bash", { command: `node "${command!}" promote --feature 042 --dry-run`, description: "Promote the learnings (dry run)" });
-    api.replyNext(bash, textReply("Promoted."));
-    const promoted = await runClaude({ api, home, cwd: project, prompt: "Run the promotion.", args: ["--allowedTools", "Bash"], timeoutMs: 60_000 });
-    expect({ code: promoted.code, reply: promoted.result?.result }, promoted.stderr).toEqual({ code: 0, reply: "Promoted." });
-    const output = messagesRequests(promoted.requests).slice(1).flatMap(requestTexts).find((text) => text.includes("Memory promotion:"));
-    expect(output).toMatch(/Memory promotion: \d+ universal entr/);
+describe("claude plugin validate", () => {
+  it.each([
+    ["the marketplace", ".", []],
+    ["the plugin", "plugins/iflow-memory", []],
+    ["the plugin, with the plugin directory's profile", "plugins/iflow-memory", ["--profile", "directory"]],
+  ])("passes on %s", async (_what, target, profile) => {
+    const run = await claudeIn(makeTempDir(), ["plugin", "validate", ...profile, join(REPO_ROOT, target)]);
+    expect({ code: run.code, verdict: /✔ Validation passed\s*$/.test(run.stdout) }, run.stdout + run.stderr).toEqual({ code: 0, verdict: true });
+  });
+});
+
+describe("claude plugin install from this repository's marketplace", () => {
+  it("copies the plugin folder alone, not the checkout with its node_modules", async () => {
+    const home = makeTempDir();
+    expect((await claudeIn(home, ["plugin", "marketplace", "add", REPO_ROOT])).code).toBe(0);
+    expect((await claudeIn(home, ["plugin", "install", "iflow-memory@iflow-memory"])).code).toBe(0);
+    const committed = execFileSync("git", ["ls-files", "--", "."], { cwd: PLUGIN, encoding: "utf8" }).split("\n").filter((line) => line !== "").sort();
+    const installed = join(home, ".claude/plugins/cache/iflow-memory/iflow-memory", readdirSync(join(home, ".claude/plugins/cache/iflow-memory/iflow-memory"))[0]!);
+    expect(filesUnder(installed)).toEqual(committed);
+    expect(readdirSync(join(home, ".claude/plugins/marketplaces"))).toEqual([]);
+  });
+
+  it("leaves the user's settings as before once uninstalled, but for the empty keys Claude Code itself leaves", async () => {
+    const home = makeTempDir();
+    mkdirSync(join(home, ".claude"));
+    const before = { model: "opus", hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "guard.sh" }] }] } };
+    writeFileSync(join(home, ".claude/settings.json"), `${JSON.stringify(before, null, 2)}\n`);
+    for (const args of [["marketplace", "add", REPO_ROOT], ["install", "iflow-memory@iflow-memory"], ["uninstall", "iflow-memory@iflow-memory"], ["marketplace", "remove", "iflow-memory"]]) {
+      const run = await claudeIn(home, ["plugin", ...args]);
+      expect(run.code, run.stderr).toBe(0);
+    }
+    // Claude Code 2.1 keeps `enabledPlugins: {}` and `extraKnownMarketplaces: {}`: its own keys, not the plugin's.
+    const { enabledPlugins = {}, extraKnownMarketplaces = {}, ...rest } = JSON.parse(readFileSync(join(home, ".claude/settings.json"), "utf8")) as Record<string, unknown>;
+    expect({ rest, enabledPlugins, extraKnownMarketplaces }).toEqual({ rest: before, enabledPlugins: {}, extraKnownMarketplaces: {} });
   });
 });

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { CLI_BIN, makeTempDir, REPO_ROOT, runNode } from "@iflow-memory/test-utils";
 import { describe, expect, it } from "vitest";
@@ -60,6 +60,51 @@ describe("iflow-memory, as a user runs it", () => {
     writeFileSync(join(root, ".claude/iflow-dev.local.md"), "---\nmemory_injection_limit: 2\n---\n");
     const result = await cli(["inject", "--project-root", root, "--no-tracking", "--json"]);
     expect((JSON.parse(result.stdout) as { entries: unknown[] }).entries.length).toBe(2);
+  });
+
+  describe("inject and the project's config, as the hooks read it", () => {
+    const BANK = Array.from({ length: 12 }, (_, index) => `### Pattern: Pattern ${index}\nPattern ${index} has a long description. ${"It says a lot. ".repeat(12)}\n- Confidence: high\n`).join("\n");
+    const project = (config: string | null) => {
+      const root = join(makeTempDir(), "webshop");
+      mkdirSync(join(root, "docs/knowledge-bank"), { recursive: true });
+      writeFileSync(join(root, "docs/knowledge-bank/patterns.md"), BANK);
+      if (config !== null) {
+        mkdirSync(join(root, ".claude"));
+        writeFileSync(join(root, ".claude/iflow-dev.local.md"), config);
+      }
+      return root;
+    };
+    const inject = async (root: string, args: string[] = []) => {
+      const store = join(makeTempDir(), "store");
+      const result = await cli(["inject", "--project-root", root, "--global-store", store, ...args]);
+      return { ...result, tracked: existsSync(join(store, ".last-injection.json")) };
+    };
+
+    it("keeps the block within memory_injection_max_chars, and --max-chars overrides it", async () => {
+      const unbounded = await inject(project(null));
+      expect(unbounded.stdout.length).toBeGreaterThan(2000);
+      const root = project("---\nmemory_injection_max_chars: 1000\n---\n");
+      const bounded = await inject(root);
+      expect([bounded.code, bounded.stderr, bounded.stdout.length <= 1000, bounded.stdout.startsWith("## Engineering Memory (from knowledge bank)\n")]).toEqual([0, "", true, true]);
+      const flagged = await inject(root, ["--max-chars", "2000"]);
+      expect([flagged.stdout.length > 1000, flagged.stdout.length <= 2000]).toEqual([true, true]);
+      expect((await inject(root, ["--ignore-config"])).stdout).toBe(unbounded.stdout);
+    });
+
+    it("prints nothing and tracks nothing when memory_injection_enabled is false, saying why on stderr; --ignore-config prints it anyway", async () => {
+      const root = project("---\nmemory_injection_enabled: false\nmemory_injection_limit: 2\n---\n");
+      const off = await inject(root);
+      expect([off.code, off.stdout, off.tracked, off.stderr]).toEqual([
+        0,
+        "",
+        false,
+        `iflow-memory: memory injection is off in ${join(root, ".claude/iflow-dev.local.md")} (memory_injection_enabled: false); nothing printed. Pass --ignore-config to print it anyway.\n`,
+      ]);
+      const forced = await inject(root, ["--ignore-config", "--json"]);
+      expect([forced.code, forced.stderr, (JSON.parse(forced.stdout) as { entries: unknown[] }).entries.length, forced.tracked]).toEqual([0, "", 12, true]);
+      const limited = await inject(root, ["--ignore-config", "--limit", "3", "--json"]);
+      expect((JSON.parse(limited.stdout) as { entries: unknown[] }).entries.length).toBe(3);
+    });
   });
 
   it("writes the tracking file into the global store unless --no-tracking", async () => {

@@ -1,6 +1,6 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { CLI_BIN, makeTempDir, REPO_ROOT, runNode } from "@iflow-memory/test-utils";
+import { CLI_BIN, HOOK_BIN, makeTempDir, REPO_ROOT, runNode } from "@iflow-memory/test-utils";
 import { describe, expect, it } from "vitest";
 
 // With the MCP server registered beside them, the hooks' index names its tools (--mcp).
@@ -131,5 +131,79 @@ describe("iflow-memory setup claude", () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/^iflow-memory: will not change .*\.claude\.json: it is not valid JSON \(.*\); fix it by hand, then run setup again\n$/);
     expect(readFileSync(join(home, ".claude.json"), "utf8")).toBe('{ "numStartups": 1, ');
+  });
+
+  describe("--uninstall after an install", () => {
+    // The user's own formatting (4 spaces, their key order), which a rewrite would not keep.
+    const SETTINGS = `{\n    "model": "opus",\n    "hooks": {\n        "PreToolUse": [{ "matcher": "Bash", "hooks": [{ "type": "command", "command": "guard.sh" }] }]\n    },\n    "permissions": { "allow": ["Bash(git status)"] }\n}\n`;
+    const CLAUDE_JSON = `{"numStartups":12,"userID":"abc","projects":{"/work/webshop":{"allowedTools":["Bash"],"mcpServers":{}}},"mcpServers":{"github":{"type":"http","url":"https://example.com/mcp"}}}`;
+    const backups = (home: string, ...folders: string[]) => [home, join(home, ".claude"), ...folders].flatMap((folder) => (existsSync(folder) ? readdirSync(folder).filter((name) => name.endsWith(".iflow-memory.bak")) : []));
+
+    it("leaves the user's settings and ~/.claude.json byte for byte as before, removes the backups and says so", async () => {
+      const home = makeTempDir();
+      mkdirSync(join(home, ".claude"));
+      writeFileSync(join(home, ".claude/settings.json"), SETTINGS, { mode: 0o644 });
+      writeFileSync(join(home, ".claude.json"), CLAUDE_JSON, { mode: 0o600 });
+      expect((await setup(home)).code).toBe(0);
+      expect(backups(home)).toEqual([".claude.json.iflow-memory.bak", "settings.json.iflow-memory.bak"]);
+      const removed = await setup(home, ["--uninstall"]);
+      expect([removed.code, removed.stderr, removed.stdout]).toEqual([
+        0,
+        "",
+        `Removed the iflow-memory SessionStart and UserPromptSubmit hooks from ${home}/.claude/settings.json.\n${home}/.claude/settings.json is again as it was before the install (its backup put back).\n` +
+          `Removed the iflow-memory MCP server (user scope) from ${home}/.claude.json.\n${home}/.claude.json is again as it was before the install (its backup put back).\n`,
+      ]);
+      expect([readFileSync(join(home, ".claude/settings.json"), "utf8"), readFileSync(join(home, ".claude.json"), "utf8")]).toEqual([SETTINGS, CLAUDE_JSON]);
+      const { statSync } = await import("node:fs");
+      expect([statSync(join(home, ".claude/settings.json")).mode & 0o777, statSync(join(home, ".claude.json")).mode & 0o777]).toEqual([0o644, 0o600]);
+      expect(backups(home)).toEqual([]);
+    });
+
+    it("leaves no file behind when there was none before, and removes the hooks' cache with one line", async () => {
+      const home = makeTempDir();
+      expect((await setup(home)).code).toBe(0);
+      const project = makeTempDir();
+      mkdirSync(join(project, "docs/knowledge-bank"), { recursive: true });
+      writeFileSync(join(project, "docs/knowledge-bank/heuristics.md"), "### Heuristic: Reproduce First\nWrite the failing test first.\n- Confidence: high\n");
+      const hook = await runNode(HOOK_BIN, [], { stdin: JSON.stringify({ session_id: "s1", cwd: project, hook_event_name: "SessionStart", source: "startup" }), env: { HOME: home } });
+      expect(hook.code).toBe(0);
+      expect(existsSync(join(home, ".claude/iflow/memory/.cache"))).toBe(true);
+      const removed = await setup(home, ["--uninstall"]);
+      expect(removed.code).toBe(0);
+      expect(removed.stdout).toContain(`Removed ${home}/.claude/settings.json: it held nothing else, and there was none before the install.\n`);
+      expect(removed.stdout).toContain(`Removed ${home}/.claude.json: it held nothing else, and there was none before the install.\n`);
+      expect(removed.stdout).toMatch(new RegExp(`\nRemoved the hooks' cache ${home}/\\.claude/iflow/memory/\\.cache \\(\\d+ files?, [\\d.]+ (bytes|KB|MB): derived data only, rebuilt at the next session start; your memory is untouched\\)\\.\n$`));
+      expect([existsSync(join(home, ".claude/settings.json")), existsSync(join(home, ".claude.json")), existsSync(join(home, ".claude/iflow/memory/.cache"))]).toEqual([false, false, false]);
+      expect(backups(home)).toEqual([]);
+    });
+
+    it("leaves a project's settings and its local scope as before with --project", async () => {
+      const home = makeTempDir();
+      const project = makeTempDir();
+      mkdirSync(join(project, ".claude"));
+      writeFileSync(join(project, ".claude/settings.json"), SETTINGS);
+      writeFileSync(join(home, ".claude.json"), CLAUDE_JSON);
+      expect((await runNode(CLI_BIN, ["setup", "claude", "--project", project], { env: { HOME: home } })).code).toBe(0);
+      expect((await runNode(CLI_BIN, ["setup", "claude", "--project", project, "--uninstall"], { env: { HOME: home } })).code).toBe(0);
+      expect([readFileSync(join(project, ".claude/settings.json"), "utf8"), readFileSync(join(home, ".claude.json"), "utf8")]).toEqual([SETTINGS, CLAUDE_JSON]);
+      expect(backups(home, join(project, ".claude"))).toEqual([]);
+    });
+
+    it("keeps what changed since the install, without the empty hooks and mcpServers of its own, and removes the backups", async () => {
+      const home = makeTempDir();
+      mkdirSync(join(home, ".claude"));
+      writeFileSync(join(home, ".claude/settings.json"), `{ "model": "opus" }\n`);
+      writeFileSync(join(home, ".claude.json"), `{ "numStartups": 1 }\n`);
+      expect((await setup(home)).code).toBe(0);
+      for (const [file, key] of [[".claude/settings.json", "theme"], [".claude.json", "numStartups"]] as const) {
+        const changed = { ...JSON.parse(readFileSync(join(home, file), "utf8")), [key]: 2 };
+        writeFileSync(join(home, file), JSON.stringify(changed));
+      }
+      const removed = await setup(home, ["--uninstall"]);
+      expect(removed.stdout).toContain(`Removed the backup ${home}/.claude/settings.json.iflow-memory.bak.\n`);
+      expect(JSON.parse(readFileSync(join(home, ".claude/settings.json"), "utf8"))).toEqual({ model: "opus", theme: 2 });
+      expect(JSON.parse(readFileSync(join(home, ".claude.json"), "utf8"))).toEqual({ numStartups: 2 });
+      expect(backups(home)).toEqual([]);
+    });
   });
 });

@@ -65,8 +65,8 @@ for (const split of ["dev", "heldout", "heldout2"]) {
   if (split === "heldout2" && out.heldout2.length === 0) continue;
   const doc = {
     description: split === "heldout2" ? description2 : description,
-    bank: "shared/corpora/iflow-kb-2026-04",
-    globalStore: "shared/corpora/global-store-example",
+    bank: "test/fixtures/corpora/iflow-kb-2026-04",
+    globalStore: "test/fixtures/corpora/global-store-example",
     contexts: out[split],
   };
   writeFileSync(join(here, "..", `${split === "heldout2" ? "heldout-2" : split}.json`), JSON.stringify(doc, null, 2) + "\n");

@@ -1,6 +1,7 @@
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import {
+  DEFAULT_CONFIG,
   findProjectRoot,
   formatWarning,
   injectMemory,
@@ -22,6 +23,8 @@ export interface InjectOptions {
   query?: string;
   /** "cli" or "mcp": also the index of the entries not shown in full, its heading naming that way to fetch them. */
   index?: "cli" | "mcp";
+  /** Use none of the project's config: the original memory.py's behaviour, injecting even when the config disables it. */
+  ignoreConfig?: boolean;
 }
 
 /** `iflow-memory inject`: the memory block (or the selected entries as JSON) on stdout. */
@@ -30,25 +33,37 @@ export async function injectCommand(options: InjectOptions, io: CliIO): Promise<
     options.projectRoot === undefined ? await findProjectRoot(io.cwd) : resolve(io.cwd, options.projectRoot);
   await requireDirectory(projectRoot);
 
-  const { config, warnings: configWarnings } = await readConfig(projectRoot);
+  const read = options.ignoreConfig === true ? null : await readConfig(projectRoot);
+  const config = read?.config ?? DEFAULT_CONFIG;
+  const configWarnings = read?.warnings ?? [];
   const globalStoreDir = resolveGlobalStoreDir({
     flag: options.globalStore === undefined ? undefined : resolve(io.cwd, options.globalStore),
     env: io.env,
   });
   const index = options.index === undefined ? undefined : sessionIndex({ ...config, injectionIndex: true }).index;
+  for (const warning of configWarnings) io.stderr.write(`iflow-memory: warning: ${formatWarning(warning)}\n`);
+  if (read !== null && !config.injectionEnabled) {
+    // As the hooks: nothing injected, nothing tracked. Said on stderr, so that stdout stays what a session would get.
+    io.stderr.write(`iflow-memory: memory injection is off in ${read.path} (memory_injection_enabled: false); nothing printed. Pass --ignore-config to print it anyway.\n`);
+    if (options.json === true) io.stdout.write(`${JSON.stringify({ projectRoot, globalStore: globalStoreDir, disabled: true, entries: [], chars: 0 }, null, 2)}\n`);
+    return 0;
+  }
+  // The config's budget applies when it sets one (as the hooks'); without it, the original's unbounded block.
+  const configuredMaxChars = read?.configured.includes("injectionMaxChars") === true ? config.injectionMaxChars : null;
   const result = await injectMemory({
     projectRoot,
     globalStoreDir,
     includeGlobal: options.globalStore !== undefined || config.globalEnabled,
     limit: options.limit ?? config.injectionLimit,
     // With a query, the block the hooks would give: the config's budget unless one is asked for.
-    maxChars: options.maxChars ?? (options.query === undefined && index === undefined ? null : config.injectionMaxChars),
+    // With --index, a session start's block: the config's budget too.
+    maxChars: options.maxChars ?? (options.query === undefined && index === undefined ? configuredMaxChars : config.injectionMaxChars),
     ...(options.query === undefined ? {} : { query: { text: options.query } }),
     ...(index === undefined || options.index === undefined ? {} : { index: { ...index, fetch: options.index } }),
     tracking: options.tracking ? { now: (io.now ?? (() => new Date()))() } : null,
   });
 
-  for (const warning of [...configWarnings, ...result.warnings]) {
+  for (const warning of result.warnings) {
     io.stderr.write(`iflow-memory: warning: ${formatWarning(warning)}\n`);
   }
   if (options.verbose === true) {

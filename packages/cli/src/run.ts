@@ -65,7 +65,7 @@ function buildProgram(io: CliIO, setExitCode: (code: number) => void): Command {
     .option("--project-root <dir>", "the project (default: the nearest folder above the current one with .git or docs/knowledge-bank)")
     .option("--limit <n>", "entries at most; 0 none, -1 no limit (default: memory_injection_limit from the config, else 20)", (value) => parseInteger(value, -1, "--limit"))
     .option("--global-store <dir>", "the global store (default: $IFLOW_MEMORY_HOME, else ~/.claude/iflow/memory)")
-    .option("--max-chars <n>", "keep the block within N characters, dropping whole lowest-priority entries", (value) => parseInteger(value, 1, "--max-chars"))
+    .option("--max-chars <n>", "keep the block within N characters, dropping whole lowest-priority entries (default: memory_injection_max_chars when the config sets it)", (value) => parseInteger(value, 1, "--max-chars"))
     .option("--no-tracking", "do not write .last-injection.json")
     .option("--json", "print the selected entries as JSON instead of markdown")
     .option("--verbose", "also report files in the knowledge bank that are not read")
@@ -75,6 +75,7 @@ function buildProgram(io: CliIO, setExitCode: (code: number) => void): Command {
         .choices(["cli", "mcp"])
         .preset("cli"),
     )
+    .option("--ignore-config", "use none of the project's .claude/iflow-dev.local.md: print the block even when memory_injection_enabled is false, without its limit or budget")
     .action(async (options: InjectOptions) => setExitCode(await injectCommand(options, io)));
 
   program

@@ -3,7 +3,7 @@ import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { addMcpServer, addSessionStartHook, findClaudeInstallRoutes, removeMcpServer, removeSessionStartHook, type HookEvent, type McpServerEntry } from "@iflow-memory/hook-adapter";
-import { updateSettingsFile } from "@iflow-memory/store";
+import { removeStoreCache, resolveGlobalStoreDir, revertSettingsFile, type SettingsRevertOutcome, updateSettingsFile } from "@iflow-memory/store";
 import { Command } from "commander";
 import type { CliIO } from "./io.js";
 
@@ -35,19 +35,14 @@ export function registerSetupCommand(program: Command, io: CliIO, setExitCode: (
         ["SessionStart", options.command ?? defaultHookCommand("session-start", mcp)],
         ...(options.command === undefined ? [["UserPromptSubmit", defaultHookCommand("user-prompt-submit", mcp)] as [HookEvent, string]] : []),
       ];
+      if (options.uninstall === true) {
+        await uninstall(io, home, path, options);
+        setExitCode(0);
+        return;
+      }
       const result = await updateSettingsFile(
         path,
         (settings) => {
-          if (options.uninstall === true) {
-            let current = settings;
-            const removed: string[] = [];
-            for (const event of ["SessionStart", "UserPromptSubmit"] as const) {
-              const change = removeSessionStartHook(current, event);
-              current = change.settings;
-              if (change.outcome === "removed") removed.push(event);
-            }
-            return { settings: current, changed: removed.length > 0, message: removed.length > 0 ? `Removed the iflow-memory ${removed.join(" and ")} hook${removed.length > 1 ? "s" : ""} from ${path}.` : `No iflow-memory hook in ${path}; nothing changed.` };
-          }
           let current = settings;
           const lines: string[] = [];
           for (const [event, command] of commands) {
@@ -84,20 +79,74 @@ export function registerSetupCommand(program: Command, io: CliIO, setExitCode: (
     });
 }
 
+// Removes the hooks and the MCP server; each file is left as it was before the install when
+// nothing else changed in it since (see revertSettingsFile), and the backups and the hooks'
+// cache go once that succeeded.
+async function uninstall(io: CliIO, home: string, path: string, options: { project?: string; mcp?: boolean; dryRun?: boolean; json?: boolean }): Promise<void> {
+  // What a person reads, line by line; with --json, the same lines in one JSON document.
+  const said: string[] = [];
+  const say = (text: string) => said.push(...text.split("\n").filter((line) => line !== ""));
+  const result = await revertSettingsFile(
+    path,
+    (settings) => {
+      let current = settings;
+      let keptEmpty = settings;
+      const removed: string[] = [];
+      for (const event of ["SessionStart", "UserPromptSubmit"] as const) {
+        const change = removeSessionStartHook(current, event);
+        current = change.settings;
+        keptEmpty = removeSessionStartHook(keptEmpty, event, { keepEmpty: true }).settings;
+        if (change.outcome === "removed") removed.push(event);
+      }
+      return { settings: current, keptEmpty, changed: removed.length > 0, message: removed.length > 0 ? `Removed the iflow-memory ${removed.join(" and ")} hook${removed.length > 1 ? "s" : ""} from ${path}.` : `No iflow-memory hook in ${path}; nothing changed.` };
+    },
+    { dryRun: options.dryRun === true },
+  );
+  if (options.dryRun === true) say(`${JSON.stringify(result.settings, null, 2)}\n(dry run: ${path} not changed)\n`);
+  else say(`${result.message}\n${revertNote(path, result.outcome, result.backupRemoved)}`);
+  if (options.mcp !== false) {
+    const project = options.project === undefined ? undefined : resolve(io.cwd, options.project);
+    const scope = project === undefined ? "user scope" : `local scope of ${project}`;
+    const claudeJson = join(home, ".claude.json");
+    const mcp = await revertSettingsFile(
+      claudeJson,
+      (config) => {
+        const removed = removeMcpServer(config, project);
+        const changed = removed.outcome === "removed";
+        return { settings: removed.settings, keptEmpty: removeMcpServer(config, project, { keepEmpty: true }).settings, changed, message: changed ? `Removed the iflow-memory MCP server (${scope}) from ${claudeJson}.` : `No iflow-memory MCP server (${scope}) in ${claudeJson}; nothing changed.` };
+      },
+      { dryRun: options.dryRun === true },
+    );
+    say(options.dryRun === true ? `(dry run: ${claudeJson} not changed; it would say: ${mcp.message})\n` : `${mcp.message}\n${revertNote(claudeJson, mcp.outcome, mcp.backupRemoved)}`);
+  }
+  if (options.dryRun !== true) {
+    const cache = removeStoreCache(resolveGlobalStoreDir({ env: io.env }));
+    if (cache !== null) say(`Removed the hooks' cache ${cache.path} (${cache.files} file${cache.files === 1 ? "" : "s"}, ${formatBytes(cache.bytes)}: derived data only, rebuilt at the next session start; your memory is untouched).\n`);
+  }
+  io.stdout.write(options.json === true ? `${JSON.stringify({ uninstalled: options.dryRun !== true, messages: said }, null, 2)}\n` : said.map((line) => `${line}\n`).join(""));
+}
+
+// The line after an uninstall's message: how the file was left, and the backup that went.
+function revertNote(path: string, outcome: SettingsRevertOutcome, backupRemoved: string | null): string {
+  if (outcome === "restored") return `${path} is again as it was before the install (its backup put back).\n`;
+  if (outcome === "deleted") return `Removed ${path}: it held nothing else, and there was none before the install.\n`;
+  return backupRemoved === null ? "" : `Removed the backup ${backupRemoved}.\n`;
+}
+
+function formatBytes(bytes: number): string {
+  return bytes < 1024 ? `${bytes} bytes` : bytes < 1024 * 1024 ? `${Math.round(bytes / 1024)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
 // Claude Code reads MCP servers of user scope from ~/.claude.json's top-level "mcpServers", and
 // those of a project's local scope from its "projects"[dir]."mcpServers". Claude Code owns that
 // file: every other key is kept, and a change it makes meanwhile is read again, never overwritten.
-async function setupMcpServer(home: string, project: string | undefined, options: { uninstall?: boolean; dryRun?: boolean }): Promise<string> {
+async function setupMcpServer(home: string, project: string | undefined, options: { dryRun?: boolean }): Promise<string> {
   const path = join(home, ".claude.json");
   const scope = project === undefined ? "user scope" : `local scope of ${project}`;
   const server = defaultMcpServer();
   const result = await updateSettingsFile(
     path,
     (config) => {
-      if (options.uninstall === true) {
-        const removed = removeMcpServer(config, project);
-        return { settings: removed.settings, changed: removed.outcome === "removed", message: removed.outcome === "removed" ? `Removed the iflow-memory MCP server (${scope}) from ${path}.` : `No iflow-memory MCP server (${scope}) in ${path}; nothing changed.` };
-      }
       const added = addMcpServer(config, server, project);
       const message =
         added.outcome === "unchanged"

@@ -42,6 +42,20 @@ describe("removeSessionStartHook", () => {
     expect(removeSessionStartHook(settings)).toEqual({ settings: { hooks: { SessionStart: [{ hooks: [{ type: "command", command: "other.sh" }] }] } }, outcome: "removed" });
     expect(removeSessionStartHook({}).outcome).toBe("absent");
   });
+
+  it("removes the event's array and then hooks when the removal leaves them empty, so that an install and an uninstall leave the settings as they were", () => {
+    const before = { model: "opus" };
+    const installed = addSessionStartHook(addSessionStartHook(before, COMMAND).settings, COMMAND, 10, "UserPromptSubmit").settings;
+    const once = removeSessionStartHook(installed, "SessionStart");
+    expect(once).toEqual({ settings: { model: "opus", hooks: { UserPromptSubmit: [{ hooks: [{ type: "command", command: COMMAND, timeout: 10 }] }] } }, outcome: "removed" });
+    expect(removeSessionStartHook(once.settings, "UserPromptSubmit")).toEqual({ settings: before, outcome: "removed" });
+  });
+
+  it("keeps the emptied array and hooks with keepEmpty, for settings that had them before", () => {
+    const installed = addSessionStartHook({ hooks: { SessionStart: [] } }, COMMAND).settings;
+    expect(removeSessionStartHook(installed, "SessionStart", { keepEmpty: true }).settings).toEqual({ hooks: { SessionStart: [] } });
+    expect(removeSessionStartHook(installed, "SessionStart").settings).toEqual({});
+  });
 });
 
 describe("isIflowMemoryHook", () => {

@@ -52,12 +52,16 @@ export function addSessionStartHook(settings: Record<string, unknown>, command: 
 }
 
 /**
- * The settings without iflow-memory's hook (empty groups dropped); other hooks untouched.
+ * The settings without iflow-memory's hook; other hooks untouched. What the removal leaves empty
+ * goes too — the group, the event's array, then `hooks` itself — so that an install and an
+ * uninstall leave the settings as they were; `keepEmpty` keeps the empty array and `hooks`
+ * (for settings that had them before the install).
  *
  * @example
- * removeSessionStartHook(settings).outcome; // "removed"
+ * removeSessionStartHook({ model: "opus", hooks: { SessionStart: [{ hooks: [ours] }] } });
+ * // { settings: { model: "opus" }, outcome: "removed" }
  */
-export function removeSessionStartHook(settings: Record<string, unknown>, event: HookEvent = "SessionStart"): { settings: Record<string, unknown>; outcome: "removed" | "absent" } {
+export function removeSessionStartHook(settings: Record<string, unknown>, event: HookEvent = "SessionStart", options: { keepEmpty?: boolean } = {}): { settings: Record<string, unknown>; outcome: "removed" | "absent" } {
   const hooks = isObject(settings.hooks) ? settings.hooks : {};
   if (!Array.isArray(hooks[event])) return { settings, outcome: "absent" };
   let removed = false;
@@ -68,7 +72,12 @@ export function removeSessionStartHook(settings: Record<string, unknown>, event:
     removed = true;
     return kept.length === 0 ? [] : [{ ...group, hooks: kept }];
   });
-  return removed ? { settings: { ...settings, hooks: { ...hooks, [event]: eventGroups } }, outcome: "removed" } : { settings, outcome: "absent" };
+  if (!removed) return { settings, outcome: "absent" };
+  if (options.keepEmpty === true || eventGroups.length > 0) return { settings: { ...settings, hooks: { ...hooks, [event]: eventGroups } }, outcome: "removed" };
+  const { [event]: _emptied, ...otherEvents } = hooks;
+  if (Object.keys(otherEvents).length > 0) return { settings: { ...settings, hooks: otherEvents }, outcome: "removed" };
+  const { hooks: _empty, ...rest } = settings;
+  return { settings: rest, outcome: "removed" };
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

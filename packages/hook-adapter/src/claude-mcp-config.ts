@@ -28,16 +28,25 @@ export function addMcpServer(config: Record<string, unknown>, entry: McpServerEn
 
 /**
  * The config without iflow-memory's MCP server (at user scope, or at local scope for `project`).
+ * What the removal leaves empty goes too — `mcpServers`, and for a project its entry and then
+ * `projects` — unless `keepEmpty` (for a config that had them before the install).
  *
  * @example
- * removeMcpServer(config).outcome; // "removed", or "absent" when it was not there
+ * removeMcpServer({ numStartups: 3, mcpServers: { "iflow-memory": server } });
+ * // { settings: { numStartups: 3 }, outcome: "removed" }
  */
-export function removeMcpServer(config: Record<string, unknown>, project?: string): { settings: Record<string, unknown>; outcome: "removed" | "absent" } {
+export function removeMcpServer(config: Record<string, unknown>, project?: string, options: { keepEmpty?: boolean } = {}): { settings: Record<string, unknown>; outcome: "removed" | "absent" } {
   const holder = project === undefined ? config : objectAt(objectAt(config, "projects"), project);
   const servers = objectAt(holder, "mcpServers");
   if (!(MCP_SERVER_NAME in servers)) return { settings: config, outcome: "absent" };
   const { [MCP_SERVER_NAME]: _removed, ...rest } = servers;
-  return { settings: place(config, { ...holder, mcpServers: rest }, project), outcome: "removed" };
+  if (options.keepEmpty === true || Object.keys(rest).length > 0) return { settings: place(config, { ...holder, mcpServers: rest }, project), outcome: "removed" };
+  const { mcpServers: _emptied, ...holderRest } = holder;
+  if (project === undefined || Object.keys(holderRest).length > 0) return { settings: place(config, holderRest, project), outcome: "removed" };
+  const { [project]: _emptyProject, ...otherProjects } = objectAt(config, "projects");
+  if (Object.keys(otherProjects).length > 0) return { settings: { ...config, projects: otherProjects }, outcome: "removed" };
+  const { projects: _noProjects, ...configRest } = config;
+  return { settings: configRest, outcome: "removed" };
 }
 
 /** iflow-memory's MCP server as registered in a config, or null. */

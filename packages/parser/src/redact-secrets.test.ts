@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { CORPORA_DIR, SHARED_DIR } from "@iflow-memory/test-utils";
+import { CORPORA_DIR, FIXTURES_DIR } from "@iflow-memory/test-utils";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { findSecrets, redactSecrets } from "./redact-secrets.js";
@@ -53,7 +53,7 @@ describe("findSecrets and redactSecrets", () => {
       ...["iflow-kb-2026-02/docs/knowledge-bank", "iflow-kb-2026-04/docs/knowledge-bank", "global-store-example"].flatMap((folder) =>
         readdirSync(join(CORPORA_DIR, folder)).map((file) => join(CORPORA_DIR, folder, file)),
       ),
-      ...readdirSync(join(SHARED_DIR, "seeds")).map((file) => join(SHARED_DIR, "seeds", file)),
+      ...readdirSync(join(FIXTURES_DIR, "seeds")).map((file) => join(FIXTURES_DIR, "seeds", file)),
     ];
     expect(files.length).toBeGreaterThan(10);
     const flagged = files.flatMap((file) => findSecrets(readFileSync(file, "utf8")).map((finding) => `${file}: ${finding.kind}`));

@@ -22,6 +22,7 @@ export { CONTRADICTION_OVERLAP, findContradictions, findDuplicateNames } from ".
 export { DEFAULT_RANKING, entryOrders, GATE_EXPONENT, GATE_VOCABULARY, knownShareGate, PROMPT_RECALL_FLOOR, rankEntries, SEARCH_FLOOR } from "./relevance/rank-entries.js";
 export type { EntryFeedback, EntryOrders, RankedEntry, RankingOptions, RelevanceFloor } from "./relevance/rank-entries.js";
 export { DEFAULT_QUERY_WEIGHTS, queryTerms } from "./relevance/query-terms.js";
+export { commitSubjectTopic } from "./relevance/commit-subject-topic.js";
 export type { QueryWeights, RelevanceQuery } from "./relevance/query-terms.js";
 export { queryKnownShare } from "./relevance/query-known-share.js";
 export { buildRelevanceIndex, DEFAULT_INDEX_WEIGHTS, metadataTopicText, termPostings } from "./relevance/relevance-index.js";

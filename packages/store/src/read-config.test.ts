@@ -87,6 +87,13 @@ describe("readConfig", () => {
     });
   });
 
+  it("names the settings the file gives a valid value, and none without a file", async () => {
+    const root = projectWithConfig("---\nmemory_injection_max_chars: 5000\nmemory_injection_limit: lots\nmemory_injection_enabled: false\n---\n");
+    expect((await readConfig(root)).configured).toEqual(["injectionEnabled", "injectionMaxChars"]);
+    expect((await readConfig(projectWithConfig(null))).configured).toEqual([]);
+    expect((await readConfig(projectWithConfig("no frontmatter\n"))).configured).toEqual([]);
+  });
+
   it("★ accepts -1 as no limit", async () => {
     expect((await read("---\nmemory_injection_limit: -1\n---\n")).config.injectionLimit).toBe(-1);
   });

@@ -55,6 +55,8 @@ export interface ConfigRead {
   config: MemoryConfig;
   /** The config file's path, whether or not it exists. */
   path: string;
+  /** The settings the file gives a valid value (`[]` without a file): what a command with defaults of its own takes from it. */
+  configured: Array<keyof MemoryConfig>;
   warnings: StoreWarning[];
 }
 
@@ -75,8 +77,8 @@ export function configPath(projectRoot: string): string {
 export async function readConfig(projectRoot: string): Promise<ConfigRead> {
   const path = configPath(projectRoot);
   const file = await readTextFile(path);
-  if ("missing" in file) return { config: { ...DEFAULT_CONFIG }, path, warnings: [] };
-  if ("warning" in file) return { config: { ...DEFAULT_CONFIG }, path, warnings: [file.warning] };
+  if ("missing" in file) return { config: { ...DEFAULT_CONFIG }, path, configured: [], warnings: [] };
+  if ("warning" in file) return { config: { ...DEFAULT_CONFIG }, path, configured: [], warnings: [file.warning] };
   return { ...parseConfigText(file.text, path, await loadParseDocument()), path };
 }
 
@@ -91,24 +93,25 @@ async function loadParseDocument(): Promise<ParseDocument> {
 
 function parseConfigText(text: string, path: string, parseDocument: ParseDocument): Omit<ConfigRead, "path"> {
   const config: MemoryConfig = { ...DEFAULT_CONFIG };
+  const configured: Array<keyof MemoryConfig> = [];
   const lines = text.replace(/\r\n?/g, "\n").split("\n");
   if (lines[0]?.trimEnd() !== "---") {
-    return { config, warnings: [{ path, line: 1, message: "has no YAML frontmatter (a first line of ---); using the defaults" }] };
+    return { config, configured, warnings: [{ path, line: 1, message: "has no YAML frontmatter (a first line of ---); using the defaults" }] };
   }
   const end = lines.findIndex((line, index) => index > 0 && /^(---|\.\.\.)\s*$/.test(line));
   if (end < 0) {
-    return { config, warnings: [{ path, line: 1, message: "its YAML frontmatter is never closed with ---; using the defaults" }] };
+    return { config, configured, warnings: [{ path, line: 1, message: "its YAML frontmatter is never closed with ---; using the defaults" }] };
   }
 
   const parsed = parseFrontmatter(lines.slice(1, end).join("\n"), parseDocument);
   if ("refusal" in parsed) {
     const reason = parsed.refusal.message.split("\n")[0] ?? "invalid YAML";
-    return { config, warnings: [{ path, line: (parsed.refusal.line ?? 0) + 1, message: `invalid YAML (${reason}); using the defaults` }] };
+    return { config, configured, warnings: [{ path, line: (parsed.refusal.line ?? 0) + 1, message: `invalid YAML (${reason}); using the defaults` }] };
   }
   const data = parsed.data;
-  if (data === null || data === undefined) return { config, warnings: [] };
+  if (data === null || data === undefined) return { config, configured, warnings: [] };
   if (typeof data !== "object" || Array.isArray(data)) {
-    return { config, warnings: [{ path, line: 2, message: "its frontmatter is not a mapping of keys to values; using the defaults" }] };
+    return { config, configured, warnings: [{ path, line: 2, message: "its frontmatter is not a mapping of keys to values; using the defaults" }] };
   }
 
   const values = data as Record<string, unknown>;
@@ -134,6 +137,7 @@ function parseConfigText(text: string, path: string, parseDocument: ParseDocumen
       });
     } else {
       config[field] = converted;
+      configured.push(field);
     }
   };
 
@@ -171,7 +175,7 @@ function parseConfigText(text: string, path: string, parseDocument: ParseDocumen
     const line = lineOf(key);
     warnings.push({ path, ...(line === undefined ? {} : { line }), message: `${key} is not a setting of iflow-memory; did you mean ${closest}? (ignored)` });
   }
-  return { config, warnings };
+  return { config, configured, warnings };
 }
 
 // Tags the parser does not know would leave a value read as something else than was meant.

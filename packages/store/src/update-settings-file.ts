@@ -1,4 +1,5 @@
 import { chmodSync, copyFileSync, statSync } from "node:fs";
+import { parseSettingsObject } from "./parse-settings-object.js";
 import { readTextFile } from "./read-text-file.js";
 import { StoreError } from "./store-error.js";
 import { writeFileAtomically } from "./write-file-atomically.js";
@@ -21,7 +22,7 @@ export async function updateSettingsFile<T extends { changed: boolean }>(
   for (let attempt = 1; ; attempt++) {
     const file = await readTextFile(path);
     if ("warning" in file) throw new StoreError("STORE_UNREADABLE", `cannot read ${path}: ${file.warning.message}`);
-    const result = change(parseSettings(path, file));
+    const result = change(parseSettingsObject(path, file));
     if (!result.changed || options.dryRun === true) return { ...result, backup: null };
     const now = await readTextFile(path);
     const same = "text" in file ? "text" in now && now.text === file.text : "missing" in now;
@@ -38,18 +39,4 @@ export async function updateSettingsFile<T extends { changed: boolean }>(
     if (mode !== null) chmodSync(path, mode);
     return { ...result, backup };
   }
-}
-
-function parseSettings(path: string, file: { text: string } | { missing: true }): Record<string, unknown> {
-  if (!("text" in file) || file.text.trim() === "") return {};
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(file.text);
-  } catch (error) {
-    throw new StoreError("STORE_UNREADABLE", `will not change ${path}: it is not valid JSON (${(error as Error).message}); fix it by hand, then run setup again`, { cause: error });
-  }
-  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
-    throw new StoreError("STORE_UNREADABLE", `will not change ${path}: it is JSON but not an object of settings; fix it by hand, then run setup again`);
-  }
-  return parsed as Record<string, unknown>;
 }

@@ -8,10 +8,21 @@ import { afterEach } from "vitest";
 /** The repository root. */
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
 
-/** `../shared` beside the repository: corpora and golden files. */
-export const SHARED_DIR = resolve(REPO_ROOT, "../shared");
-export const CORPORA_DIR = join(SHARED_DIR, "corpora");
-export const GOLDEN_DIR = join(SHARED_DIR, "golden");
+/**
+ * The repository's own fixtures (`test/fixtures`, provenance in its README): real knowledge
+ * banks, the global-store example, ArcheFlow events, the seed documents and the golden files.
+ * A fresh clone needs nothing beside the repository.
+ *
+ * @example
+ * readFileSync(join(FIXTURES_DIR, "seeds/README.md"), "utf8");
+ */
+export const FIXTURES_DIR = join(REPO_ROOT, "test/fixtures");
+/** The folder that held corpora, golden files and seeds; now the repository's fixtures. @deprecated Use `FIXTURES_DIR`. */
+export const SHARED_DIR = FIXTURES_DIR;
+/** Real knowledge banks, the global-store example and ArcheFlow events (copy before writing: `copyCorpus`). */
+export const CORPORA_DIR = join(FIXTURES_DIR, "corpora");
+/** The original `memory.py`'s exact output on the corpora; never edited. */
+export const GOLDEN_DIR = join(FIXTURES_DIR, "golden");
 
 /** The built command and hook, as a user runs them. */
 export const CLI_BIN = join(REPO_ROOT, "packages/cli/dist/bin.js");
@@ -30,7 +41,7 @@ export function makeTempDir(prefix = "iflow-memory-test-"): string {
   return directory;
 }
 
-/** A copy of a corpus folder in a temporary directory (tests must never write into shared/). */
+/** A copy of a corpus folder in a temporary directory (tests never write into the fixtures). */
 export function copyCorpus(name: string, into = makeTempDir()): string {
   const target = join(into, name);
   cpSync(join(CORPORA_DIR, name), target, { recursive: true });

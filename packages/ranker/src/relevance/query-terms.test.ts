@@ -16,6 +16,11 @@ describe("queryTerms", () => {
     expect(Object.fromEntries(queryTerms({ text: "fix the pricing page" }))).toEqual({ fix: 1 / 3, price: 1, page: 1 });
   });
 
+  it("gives boilerplate commit subjects no weight, and a conventional commit's type none, its scope and words theirs", () => {
+    expect(queryTerms({ commitSubjects: ["Merge branch 'main'", "Merge pull request #12 from acme/payment-gateway", "wip", "Fix typo", 'Revert "Cache tax tables"', "Bump version to 1.2.3", "v1.2.3"] }).size).toBe(0);
+    expect(Object.fromEntries(queryTerms({ commitSubjects: ["fix(checkout): retry idempotent requests", "chore(release): 1.2.0"] }))).toEqual({ checkout: 0.8, retri: 0.8, idempot: 0.8, request: 0.8 });
+  });
+
   it("has no terms for an empty query", () => {
     expect(queryTerms({}).size).toBe(0);
     expect(queryTerms({ text: "  the of and ", changedFiles: [], branch: null, feature: null }).size).toBe(0);

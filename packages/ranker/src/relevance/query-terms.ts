@@ -1,3 +1,4 @@
+import { commitSubjectTopic } from "./commit-subject-topic.js";
 import { tokenizeText } from "./tokenize-text.js";
 
 /**
@@ -11,7 +12,7 @@ export interface RelevanceQuery {
   branch?: string | null;
   /** Files changed in the working tree and on the branch. */
   changedFiles?: readonly string[];
-  /** Subjects of the branch's recent commits. */
+  /** Subjects of the branch's recent commits; boilerplate ones (merges, reverts, "wip", version bumps) count for nothing. */
   commitSubjects?: readonly string[];
   /** The active feature: its spec's title and first paragraph. */
   feature?: { title: string; summary: string } | null;
@@ -83,7 +84,8 @@ export function queryTerms(query: RelevanceQuery, weights: QueryWeights = DEFAUL
     add(file.slice(slash + 1), weights.changedFiles);
     if (slash > 0) add(file.slice(0, slash), weights.changedFiles * FOLDER_FACTOR, LAYOUT_FOLDERS);
   }
-  for (const subject of query.commitSubjects ?? []) add(subject, weights.commitSubjects);
+  // A merge, a revert, "wip" or a version bump says nothing of the work: no weight (commitSubjectTopic).
+  for (const subject of query.commitSubjects ?? []) add(commitSubjectTopic(subject), weights.commitSubjects);
   add(query.feature?.title, weights.featureTitle);
   add(query.feature?.summary, weights.featureSummary);
   add(query.phase, weights.phase);

@@ -81,6 +81,18 @@ describe("gatherSessionSignals", () => {
     });
   });
 
+  it("leaves out subjects that say nothing of the work (merges, reverts, wip, typos, version bumps), so that they neither steer nor take a subject's place", async () => {
+    const root = repository();
+    for (const subject of ["Retry embedding calls", "Merge branch 'main'", "Fix typo", "wip", 'Revert "Retry embedding calls"', "chore(release): 1.2.0"]) {
+      commit(root, subject, { "log.txt": `${subject}\n` });
+    }
+    expect((await gatherSessionSignals({ projectRoot: root, timeoutMs: TIMEOUT_MS })).commitSubjects).toEqual(["Retry embedding calls", "Initial layout"]);
+    git(root, "checkout", "-q", "-b", "fix/embedding-call-timeouts");
+    commit(root, "Time out embedding calls", { "semantic_memory/timeouts.py": "10 s\n" });
+    commit(root, "Bump version to 1.2.1", { "version.txt": "1.2.1\n" });
+    expect((await gatherSessionSignals({ projectRoot: root, timeoutMs: TIMEOUT_MS })).commitSubjects).toEqual(["Time out embedding calls"]);
+  });
+
   it("takes the remote's HEAD for the default branch, its refs packed as a clone leaves them", async () => {
     const origin = repository();
     git(origin, "checkout", "-q", "-b", "trunk");
@@ -107,7 +119,7 @@ describe("gatherSessionSignals", () => {
   it("has no branch on a detached HEAD but still its changes, and the default's subjects when detached at it", async () => {
     const root = repository();
     git(root, "checkout", "-q", "-b", "work");
-    commit(root, "Work in progress", { "work.txt": "w\n" });
+    commit(root, "Cache embedding results", { "work.txt": "w\n" });
     git(root, "checkout", "-q", "--detach");
     write(root, { "a.py": "changed\n" });
     const detachedOnWork = await gatherSessionSignals({ projectRoot: root, timeoutMs: TIMEOUT_MS });
@@ -115,7 +127,7 @@ describe("gatherSessionSignals", () => {
     const detachedOnMain = await gatherSessionSignals({ projectRoot: root, timeoutMs: TIMEOUT_MS });
 
     expect([detachedOnWork, detachedOnMain]).toEqual([
-      { ...NO_SIGNALS, project: "semantic-memory", changedFiles: ["a.py", "work.txt"], commitSubjects: ["Work in progress"] },
+      { ...NO_SIGNALS, project: "semantic-memory", changedFiles: ["a.py", "work.txt"], commitSubjects: ["Cache embedding results"] },
       { ...NO_SIGNALS, project: "semantic-memory", changedFiles: ["a.py"], commitSubjects: ["Initial layout"] },
     ]);
   });

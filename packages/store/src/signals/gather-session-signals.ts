@@ -1,4 +1,5 @@
 import { relative, resolve, sep } from "node:path";
+import { commitSubjectTopic } from "@iflow-memory/ranker";
 import { projectName } from "../write-tracking.js";
 import { findActiveFeature, type ActiveFeature } from "./find-active-feature.js";
 import { GIT_LOG_FORMAT, parseGitLog } from "./parse-git-log.js";
@@ -24,6 +25,8 @@ export interface SessionSignals {
   /**
    * Subjects of the branch's own commits since the default branch (newest first, merges left
    * out, at most 20); on the default branch itself, or when there is none, the last 5 commits'.
+   * Subjects that say nothing of the work (merges, reverts, "wip", "fix typo", version bumps:
+   * `commitSubjectTopic` is null) are left out before counting.
    */
   commitSubjects: string[];
   /** The active iflow feature (see `findActiveFeature`), `null` when none is. */
@@ -68,6 +71,8 @@ export const MAX_BRANCH_SUBJECTS = 20;
 export const DEFAULT_BRANCH_SUBJECTS = 5;
 // The branch's commits read for their files; their subjects are cut to MAX_BRANCH_SUBJECTS.
 const MAX_BRANCH_COMMITS = 50;
+// On the default branch, subjects only (cheap): enough that boilerplate ones left out still leave DEFAULT_BRANCH_SUBJECTS.
+const DEFAULT_BRANCH_COMMITS = 20;
 
 /**
  * The session-start signals of a project, cheap and bounded; never throws, never blocks the
@@ -79,7 +84,7 @@ const MAX_BRANCH_COMMITS = 50;
  *   budget runs out: `git status --porcelain=v1 -z --untracked-files=normal --no-renames
  *   --ignore-submodules=dirty` (stopped after 200 paths) and one `git log -z --name-only` over
  *   `<default>..HEAD` (the branch's last 50 commits, merges left out) — or, on the default branch,
- *   `git log -n 5` for its subjects. With `cacheDir`, the log is run once per pair of commits
+ *   `git log --no-merges -n 20` for its subjects (5 kept once boilerplate ones are left out). With `cacheDir`, the log is run once per pair of commits
  *   (HEAD, the default branch) and read from there after: only `git status` sees what changes
  *   without a commit. Git runs without prompts, optional locks or a pager, in
  *   the repository found on disk (an inherited `GIT_DIR` is ignored). A git that is slow,
@@ -140,7 +145,7 @@ export function startSessionSignals(options: GatherSessionSignalsOptions): Pendi
           ...["--no-pager", "log", "--no-color", "--no-show-signature", "-z", GIT_LOG_FORMAT],
           ...(branchRange
             ? ["--no-merges", "--no-renames", "--name-only", "-n", String(MAX_BRANCH_COMMITS), `${repository.defaultRef}..HEAD`, "--"]
-            : ["-n", String(DEFAULT_BRANCH_SUBJECTS), "HEAD", "--"]),
+            : ["--no-merges", "-n", String(DEFAULT_BRANCH_COMMITS), "HEAD", "--"]),
         ]
       : null;
     if (logArgs !== null && options.cacheDir !== undefined) {
@@ -211,7 +216,11 @@ function settleSignals(gathered: {
   else if (status?.ok === false && !missing(status)) skipped.push(`${describeFailure("git status", status, timeoutMs)}; changed files skipped`);
   if (log?.ok === true) {
     const commits = parseGitLog(completeRecords(log));
-    commitSubjects = commits.map((commit) => commit.subject).slice(0, branchRange ? MAX_BRANCH_SUBJECTS : DEFAULT_BRANCH_SUBJECTS);
+    // Merges, reverts, "wip", version bumps: they say nothing of the work, and would take the place of a subject that does.
+    commitSubjects = commits
+      .map((commit) => commit.subject)
+      .filter((subject) => commitSubjectTopic(subject) !== null)
+      .slice(0, branchRange ? MAX_BRANCH_SUBJECTS : DEFAULT_BRANCH_SUBJECTS);
     if (branchRange) for (const file of commits.flatMap((commit) => commit.files)) changed.add(file);
   } else if (log?.ok === false && !missing(log)) {
     skipped.push(`${describeFailure("git log", log, timeoutMs)}; ${branchRange ? "commit subjects and the branch's committed files" : "commit subjects"} skipped`);

@@ -1,0 +1,63 @@
+// Subjects that record how the history was made, not what the work is about: a merge, a revert,
+// work in progress, a typo, a release or version bump, a tool's or a web editor's default.
+const BOILERPLATE: readonly RegExp[] = [
+  // Merge branch 'main' into …, Merge pull request #12 from …, Merge remote-tracking branch …, Merged PR 7: …
+  // (not "Merge duplicate entries by hash", which says what the work is)
+  /^merge (?:branch(?:es)?|remote-tracking branch|pull request|tag|commit|changes|(?:from|into) |['"“]|[0-9a-f]{7,40}\b)/i,
+  /^merged (?:pr|pull request|branch|in|from|into)\b/i,
+  /^(?:revert(?:ed|s)?|reapply)\s*["'“]/i, // Revert "Add retries", Reapply "…"
+  /^revert(?:ed|s)?\s+(?:commit\s+)?[0-9a-f]{7,40}\b/i,
+  /^revert(?:\([^)]*\))?!?:/i, // revert: … (conventional commits)
+  /^(?:wip|work in progress|tmp|temp|todo|misc|stuff|save|checkpoint|progress)\b[\s\W]*$/i,
+  /^(?:fix(?:e[sd])?|correct(?:ed|s)?)?\s*(?:a |some |the )?typos?\b/i, // Fix typo, typos in README
+  /^(?:initial|first) commit\b/i,
+  /^v?\d+(?:\.\d+)+(?:[-+.][\w.-]*)?$/i, // v1.2.3, 1.2.0-rc.1
+  /^(?:bump|release|releasing|prepare(?: for)? release|publish|version)\b.*\d+\.\d+/i, // Bump version to 1.2.3, Bump lodash from 4.17.20 to 4.17.21, Release 1.2.0
+  /^(?:release|version bump|bump version|new version)\b[\s\W]*$/i,
+  /^(?:update|create|delete|rename|add) [\w./-]+\.\w+$/i, // GitHub's web editor: Update README.md, Create ci.yml
+  /^add files via upload$/i,
+  /^(?:apply|applied) suggestions? from code review\b/i,
+  /^(?:address(?:ed)?|resolve[ds]?|fix(?:e[sd])?) (?:pr |code |review )*(?:review )?(?:comments?|feedback|remarks|suggestions?)\b/i,
+  /^(?:format(?:ting)?|lint(?:ing)?|fix lint(?:ing)?|prettier|run prettier|cleanup|clean up|tidy|minor(?: changes| fixes| updates?)?|small (?:changes|fixes)|updates?|changes|fix(?:es)?|more|again|oops|\.+|-+)[\s\W]*$/i,
+];
+
+// A conventional-commit type says what kind of change, not its topic; its scope may be the topic.
+const CONVENTIONAL_TYPE = /^(?:feat|feature|fix|bugfix|hotfix|chore|docs|doc|refactor|test|tests|ci|build|perf|style|release|deps)(?:\(([^)]*)\))?!?:\s*/i;
+// Git's markers of a commit to fold into another: what follows is the other commit's subject.
+const AUTOSQUASH = /^(?:fixup|squash|amend)!\s*/i;
+// A leading "WIP:" marks the state of the work; the rest may still say what it is.
+const WIP_MARK = /^(?:\[?wip\]?|draft)\s*[:\-–]\s*/i;
+
+/**
+ * What a commit subject says about the work, or null when it says nothing of it: merges, reverts,
+ * "wip", "fix typo", version bumps and releases, "Initial commit", a web editor's "Update
+ * README.md", "Apply suggestions from code review" and the like carry no weight in a session's
+ * relevance. A conventional-commit type (`fix(checkout): `), git's `fixup! ` and a `WIP: ` mark
+ * are dropped, the scope kept (it often names the topic). Pure.
+ *
+ * @example
+ * commitSubjectTopic("fix(checkout): retry only idempotent requests"); // "checkout retry only idempotent requests"
+ * commitSubjectTopic("Merge branch 'main' into fix/checkout");      // null
+ * commitSubjectTopic("chore(release): 1.2.0");                       // null
+ */
+export function commitSubjectTopic(subject: string): string | null {
+  let text = subject.trim();
+  for (let previous = ""; previous !== text; ) {
+    previous = text;
+    text = text.replace(AUTOSQUASH, "").replace(WIP_MARK, "").trim();
+    const conventional = CONVENTIONAL_TYPE.exec(text);
+    if (conventional !== null) {
+      const rest = text.slice(conventional[0].length).trim();
+      // The release's scope ("release") and a bump's ("deps") are themselves boilerplate.
+      if (isBoilerplate(rest) || rest === "") return null;
+      const scope = (conventional[1] ?? "").trim();
+      text = scope === "" || /^(?:release|deps?|dependencies|version)$/i.test(scope) ? rest : `${scope} ${rest}`;
+    }
+  }
+  if (text === "" || !/\p{L}/u.test(text) || isBoilerplate(text)) return null;
+  return text;
+}
+
+function isBoilerplate(text: string): boolean {
+  return BOILERPLATE.some((pattern) => pattern.test(text));
+}
