@@ -24,6 +24,7 @@ import {
 } from "../../packages/ranker/dist/index.js";
 import { readMemorySources } from "../../packages/store/dist/index.js";
 import { FEBRUARY_BANK, gradesOnBank } from "../small-bank.mjs";
+import { contextText, mean, ndcgAt, plainBm25Ranker, recallAt } from "./ranking-metrics.mjs";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO_ROOT = resolve(HERE, "../..");
@@ -49,22 +50,7 @@ for (const context of [...dev.contexts, ...heldout.contexts, ...heldout2.context
   }
 }
 
-// ---- metrics -------------------------------------------------------------------------------
-function ndcgAt(k, ranking, grades) {
-  const gain = (grade) => 2 ** grade - 1;
-  let dcg = 0;
-  ranking.slice(0, k).forEach((hash, at) => (dcg += gain(grades.get(hash) ?? 0) / Math.log2(at + 2)));
-  const ideal = [...grades.values()].sort((a, b) => b - a).slice(0, k);
-  const idcg = ideal.reduce((sum, grade, at) => sum + gain(grade) / Math.log2(at + 2), 0);
-  return idcg === 0 ? null : dcg / idcg;
-}
-function recallAt(k, ranking, grades) {
-  if (grades.size === 0) return null;
-  const top = new Set(ranking.slice(0, k));
-  return [...grades.keys()].filter((hash) => top.has(hash)).length / grades.size;
-}
-const mean = (values) => (values.length === 0 ? Number.NaN : values.reduce((sum, value) => sum + value, 0) / values.length);
-
+// ---- metrics: ranking-metrics.mjs ---------------------------------------------------------
 const gradesByContext = new WeakMap();
 function gradesOf(context) {
   if (!gradesByContext.has(context)) gradesByContext.set(context, new Map(context.labels.map((label) => [label.hash, label.grade])));
@@ -115,29 +101,10 @@ function todaysOrder() {
   return { ranking: todaysPlan.entries.map((entry) => entry.contentHash), injected: todaysPlan.entries.length };
 }
 
-// Plain BM25 (k1 1.2, b 0.75) over each entry's whole text, words split on anything not a
-// letter or digit and lowercased — no stemming, no stop words, no fields, no floor: it fills the limit.
-const plainTokens = (text) => (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
-const plainDocuments = candidates.map((entry) => plainTokens(`${entry.name}\n${entry.description}\n${entry.metadataText}`));
-const plainAverage = mean(plainDocuments.map((tokens) => tokens.length));
-const plainFrequency = new Map();
-for (const tokens of plainDocuments) for (const token of new Set(tokens)) plainFrequency.set(token, (plainFrequency.get(token) ?? 0) + 1);
+// Plain BM25 (ranking-metrics.mjs): it fills the limit.
+const plainRanker = plainBm25Ranker(candidates);
 function plainBm25(context) {
-  const q = context.query;
-  const text = [q.text, q.branch, ...(q.changedFiles ?? []), ...(q.commitSubjects ?? []), q.feature?.title, q.feature?.summary, q.phase].filter(Boolean).join(" ");
-  const terms = new Set(plainTokens(text));
-  const scored = plainDocuments.map((tokens, at) => {
-    let score = 0;
-    for (const term of terms) {
-      const count = tokens.filter((token) => token === term).length;
-      if (count === 0) continue;
-      const df = plainFrequency.get(term);
-      const idf = Math.log(1 + (candidates.length - df + 0.5) / (df + 0.5));
-      score += (idf * count * 2.2) / (count + 1.2 * (0.25 + (0.75 * tokens.length) / plainAverage));
-    }
-    return { hash: candidates[at].contentHash, score };
-  });
-  const ranking = scored.filter((item) => item.score > 0).sort((a, b) => b.score - a.score).map((item) => item.hash);
+  const ranking = plainRanker(contextText(context));
   return { ranking, injected: Math.min(LIMIT, ranking.length) };
 }
 

@@ -19,10 +19,10 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { injectionCandidates, planInjection, rankEntries, SEARCH_FLOOR } from "../../packages/ranker/dist/index.js";
 import { readMemorySources, SESSION_INDEX_MAX_LINES, SESSION_INDEX_SHARE, SESSION_MATCHES_IN_FULL } from "../../packages/store/dist/index.js";
+import { contextText, mean, ndcgAt, plainBm25Ranker, recallAt } from "./ranking-metrics.mjs";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO_ROOT = resolve(HERE, "../..");
-const SHARED = resolve(REPO_ROOT, "../shared");
 const LIMIT = 20;
 const MAX_CHARS = 9000;
 
@@ -31,13 +31,12 @@ const dev = load("dev.json");
 const heldout = load("heldout.json");
 const heldout2 = load("heldout-2.json");
 const sources = await readMemorySources({
-  projectRoot: join(SHARED, dev.bank.replace(/^shared\//, "")),
-  globalStoreDir: join(SHARED, dev.globalStore.replace(/^shared\//, "")),
+  projectRoot: join(REPO_ROOT, dev.bank),
+  globalStoreDir: join(REPO_ROOT, dev.globalStore),
   includeGlobal: true,
 });
 const candidates = injectionCandidates({ local: sources.local, global: sources.global, project: "iflow" });
 
-const mean = (values) => (values.length === 0 ? Number.NaN : values.reduce((sum, value) => sum + value, 0) / values.length);
 const format = (value) => (Number.isNaN(value) ? "—" : value.toFixed(2));
 const gradesOf = (context) => new Map(context.labels.map((label) => [label.hash, label.grade]));
 function queryOf(context) {
@@ -125,49 +124,11 @@ for (const [name, plan] of [
 }
 
 // ---- search ----------------------------------------------------------------------------------
-function ndcgAt(k, ranking, grades) {
-  const gain = (grade) => 2 ** grade - 1;
-  let dcg = 0;
-  ranking.slice(0, k).forEach((hash, at) => (dcg += gain(grades.get(hash) ?? 0) / Math.log2(at + 2)));
-  const ideal = [...grades.values()].sort((a, b) => b - a).slice(0, k);
-  const idcg = ideal.reduce((sum, grade, at) => sum + gain(grade) / Math.log2(at + 2), 0);
-  return idcg === 0 ? null : dcg / idcg;
-}
-function recallAt(k, ranking, grades) {
-  const top = new Set(ranking.slice(0, k));
-  return [...grades.keys()].filter((hash) => top.has(hash)).length / grades.size;
-}
 // The words a user or the model would search with: everything the context says, as one text.
-const searchText = (context) => {
-  const q = context.query;
-  return [q.text, q.branch, ...(q.changedFiles ?? []), ...(q.commitSubjects ?? []), q.feature?.title, q.feature?.summary, q.phase].filter(Boolean).join(" ");
-};
-// Plain BM25 (k1 1.2, b 0.75) over each entry's whole text, as eval-relevance.mjs ranks it.
-const plainTokens = (text) => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
-const plainDocuments = candidates.map((entry) => plainTokens(`${entry.name}\n${entry.description}\n${entry.metadataText}`));
-const plainAverage = mean(plainDocuments.map((tokens) => tokens.length));
-const plainFrequency = new Map();
-for (const tokens of plainDocuments) for (const token of new Set(tokens)) plainFrequency.set(token, (plainFrequency.get(token) ?? 0) + 1);
-function plainBm25(text) {
-  const terms = new Set(plainTokens(text));
-  return plainDocuments
-    .map((tokens, at) => {
-      let score = 0;
-      for (const term of terms) {
-        const count = tokens.filter((token) => token === term).length;
-        if (count === 0) continue;
-        const df = plainFrequency.get(term);
-        score += (Math.log(1 + (candidates.length - df + 0.5) / (df + 0.5)) * count * 2.2) / (count + 1.2 * (0.25 + (0.75 * tokens.length) / plainAverage));
-      }
-      return { hash: candidates[at].contentHash, score };
-    })
-    .filter((item) => item.score > 0)
-    .sort((a, b) => b.score - a.score)
-    .map((item) => item.hash);
-}
+const plainBm25 = plainBm25Ranker(candidates);
 const searchSystems = [
-  ["plain BM25", (context) => plainBm25(searchText(context))],
-  ["ours, search floor (shipped)", (context) => rankEntries(candidates, { text: searchText(context) }, { floor: SEARCH_FLOOR }).map((item) => item.entry.contentHash)],
+  ["plain BM25", (context) => plainBm25(contextText(context))],
+  ["ours, search floor (shipped)", (context) => rankEntries(candidates, { text: contextText(context) }, { floor: SEARCH_FLOOR }).map((item) => item.entry.contentHash)],
 ];
 let searchTable = "| search | set | contexts with labels | nDCG@10 | Recall@20 |\n|---|---|---|---|---|\n";
 for (const [name, search] of searchSystems) {

@@ -61,8 +61,8 @@ export function registerSetupCommand(program: Command, io: CliIO, setExitCode: (
       else io.stdout.write(`${result.message}${result.backup === null ? "" : `\nPrevious settings kept in ${result.backup}.`}\n`);
       const mcpMessage = options.mcp !== false ? await setupMcpServer(home, options.project === undefined ? undefined : resolve(io.cwd, options.project), options) : null;
       if (mcpMessage !== null && !json) io.stdout.write(`${mcpMessage}\n`);
-      const routes = options.uninstall === true ? null : findClaudeInstallRoutes({ home, projectRoot: options.project === undefined ? undefined : resolve(io.cwd, options.project) });
-      if (routes !== null && routes.plugin.length > 0 && !json) {
+      const routes = findClaudeInstallRoutes({ home, projectRoot: options.project === undefined ? undefined : resolve(io.cwd, options.project) });
+      if (routes.plugin.length > 0 && !json) {
         io.stdout.write(
           `Note: the iflow-memory plugin is installed too (${routes.plugin.join(", ")}): Claude Code runs both routes' hooks, and only one of them injects. Keep one: \`claude plugin uninstall iflow-memory@iflow-memory\`, or \`iflow-memory setup claude --uninstall\`.\n`,
         );
@@ -71,7 +71,7 @@ export function registerSetupCommand(program: Command, io: CliIO, setExitCode: (
         const report = {
           settings: { path, changed: result.changed, message: result.message, backup: result.backup ?? null, ...(options.dryRun === true ? { dryRun: true, result: result.settings } : {}) },
           mcp: mcpMessage,
-          pluginInstalledToo: routes?.plugin ?? [],
+          pluginInstalledToo: routes.plugin,
         };
         io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
       }
