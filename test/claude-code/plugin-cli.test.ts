@@ -31,6 +31,8 @@ describe("claude plugin validate", () => {
   ])("passes on %s", async (_what, target, profile) => {
     const run = await claudeIn(makeTempDir(), ["plugin", "validate", ...profile, join(REPO_ROOT, target)]);
     expect({ code: run.code, verdict: /✔ Validation passed\s*$/.test(run.stdout) }, run.stdout + run.stderr).toEqual({ code: 0, verdict: true });
+    // Not a warning either (an author, a licence, an icon).
+    expect(run.stdout + run.stderr).not.toMatch(/⚠|warning/i);
   });
 });
 
