@@ -34,4 +34,15 @@ describe("the plugin's command, in a real Claude Code session", () => {
     const output = messagesRequests(promoted.requests).slice(1).flatMap(requestTexts).find((text) => text.includes("Memory promotion:"));
     expect(output).toMatch(/Memory promotion: \d+ universal entr/);
   });
+
+  it("is on the PATH of Claude Code's Bash tool as iflow-memory", async () => {
+    const { home, project, api } = await workspace();
+    await claude(api, home, project, ["plugin", "marketplace", "add", REPO_ROOT]);
+    await claude(api, home, project, ["plugin", "install", "iflow-memory@iflow-memory"]);
+    api.replyNext(toolUseReply("Bash", { command: "iflow-memory list --scope local --json | head -c 400", description: "List the project's memory" }), textReply("Listed."));
+    const run = await runClaude({ api, home, cwd: project, prompt: "What is in memory?", args: ["--allowedTools", "Bash"], timeoutMs: 60_000 });
+    expect({ code: run.code, reply: run.result?.result }, run.stderr).toEqual({ code: 0, reply: "Listed." });
+    const output = messagesRequests(run.requests).slice(1).flatMap(requestTexts).find((text) => text.includes('"headerLine"'));
+    expect(output).toContain('"headerLine": "### Anti-Pattern: Mocking the Database in Integration Tests"');
+  });
 });
