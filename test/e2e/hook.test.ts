@@ -258,7 +258,7 @@ describe.each(testNodes())("on $label", ({ major, executable, missing }) => {
       const lines = all.output!.additionalContext.split("\n");
       const headers = lines.filter((line) => line.startsWith("### ") && !/^### (Anti-Patterns to Avoid|Heuristics|Patterns to Follow|More in memory \(titles only\))$/.test(line));
       const indexed = lines.filter((line) => /^- `[0-9a-f]{8,16}` /.test(line));
-      const cli = await runNode(CLI_BIN, ["inject", "--project-root", projectRoot, "--limit", "-1", "--global-store", join(home, "none"), "--no-tracking", "--json"]);
+      const cli = await runNode(CLI_BIN, ["inject", "--project-root", projectRoot, "--limit", "-1", "--global-store", join(home, "none"), "--ignore-config", "--no-tracking", "--json"]);
       expect(headers.length + indexed.length).toBe((JSON.parse(cli.stdout) as { entries: unknown[] }).entries.length);
       expect(headers.length + indexed.length).toBeGreaterThan(20); // more than the default limit: -1 is no limit
     });
