@@ -3,8 +3,9 @@ import { join } from "node:path";
 import { CLI_BIN, makeTempDir, REPO_ROOT, runNode } from "@iflow-memory/test-utils";
 import { describe, expect, it } from "vitest";
 
-const HOOK = `node "${join(REPO_ROOT, "packages/hook-adapter/dist/session-start.cjs")}"`;
-const PROMPT_HOOK = `node "${join(REPO_ROOT, "packages/hook-adapter/dist/user-prompt-submit.cjs")}"`;
+// Single-quoted: Claude Code runs hook commands through sh -c (see setup-claude-shell-quoting.test.ts).
+const HOOK = `node '${join(REPO_ROOT, "packages/hook-adapter/dist/session-start.cjs")}'`;
+const PROMPT_HOOK = `node '${join(REPO_ROOT, "packages/hook-adapter/dist/user-prompt-submit.cjs")}'`;
 const MCP_BUNDLE = join(REPO_ROOT, "packages/mcp-server/dist/mcp-server.cjs");
 const MCP_SERVER = { type: "stdio", command: "node", args: [MCP_BUNDLE] };
 const setup = (home: string, args: string[] = []) => runNode(CLI_BIN, ["setup", "claude", ...args], { env: { HOME: home } });
@@ -17,7 +18,7 @@ describe("iflow-memory setup claude", () => {
       code: 0,
       stdout:
         `Added the SessionStart hook to ${home}/.claude/settings.json:\n  ${HOOK}\nAdded the UserPromptSubmit hook to ${home}/.claude/settings.json:\n  ${PROMPT_HOOK}\n` +
-        `Added the MCP server iflow-memory (user scope) to ${home}/.claude.json:\n  node "${MCP_BUNDLE}"\n`,
+        `Added the MCP server iflow-memory (user scope) to ${home}/.claude.json:\n  node '${MCP_BUNDLE}'\n`,
     });
     expect(JSON.parse(readFileSync(join(home, ".claude.json"), "utf8"))).toEqual({ mcpServers: { "iflow-memory": MCP_SERVER } });
     expect(JSON.parse(readFileSync(join(home, ".claude/settings.json"), "utf8"))).toEqual({

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { addMcpServer, addSessionStartHook, removeMcpServer, removeSessionStartHook, type HookEvent, type McpServerEntry } from "@iflow-memory/hook-adapter";
+import { addMcpServer, addSessionStartHook, quoteForShell, removeMcpServer, removeSessionStartHook, type HookEvent, type McpServerEntry } from "@iflow-memory/hook-adapter";
 import { updateSettingsFile } from "@iflow-memory/store";
 import { Command } from "commander";
 import type { CliIO } from "./io.js";
@@ -81,7 +81,7 @@ async function setupMcpServer(home: string, project: string | undefined, options
       const message =
         added.outcome === "unchanged"
           ? `The MCP server is already registered (${scope}) in ${path}; nothing changed.`
-          : `${added.outcome === "added" ? "Added" : "Updated"} the MCP server iflow-memory (${scope}) ${added.outcome === "added" ? "to" : "in"} ${path}:\n  ${[server.command, ...server.args.map((arg) => `"${arg}"`)].join(" ")}`;
+          : `${added.outcome === "added" ? "Added" : "Updated"} the MCP server iflow-memory (${scope}) ${added.outcome === "added" ? "to" : "in"} ${path}:\n  ${[server.command, ...server.args.map(quoteForShell)].join(" ")}`;
       return { settings: added.settings, changed: added.outcome !== "unchanged", message };
     },
     { dryRun: options.dryRun === true },
@@ -98,8 +98,10 @@ function defaultMcpServer(): McpServerEntry {
 }
 
 // The standalone hook bundle (fastest) when it is installed beside the CLI, else the CLI itself.
+// Claude Code runs the command through `sh -c`: the path is single-quoted so that an install
+// folder named with `$(…)`, backticks or quotes is a path, never shell code.
 function defaultHookCommand(hook: "session-start" | "user-prompt-submit"): string {
   const bundle = fileURLToPath(new URL(`../../hook-adapter/dist/${hook}.cjs`, import.meta.url));
-  if (existsSync(bundle)) return `node "${bundle}"`;
-  return `node "${fileURLToPath(new URL("./bin.js", import.meta.url))}" hook ${hook}`;
+  if (existsSync(bundle)) return `node ${quoteForShell(bundle)}`;
+  return `node ${quoteForShell(fileURLToPath(new URL("./bin.js", import.meta.url)))} hook ${hook}`;
 }
