@@ -4,6 +4,7 @@ export { hashContent, normalizeContent } from "./content-hash.js";
 export { parseKnowledgeBank } from "./parse-knowledge-bank.js";
 export type { ParseOptions, ParseResult, ParseWarning } from "./parse-knowledge-bank.js";
 export { serializeEntry } from "./serialize-entry.js";
+export { toMetadataValue } from "./metadata-value.js";
 export { LESSON_TYPES, lessonId, lessonNumber, parseLessonLines, serializeLesson } from "./lesson.js";
 export type { Lesson, LessonLine, LessonType, LessonWarning } from "./lesson.js";
 export { readReviewFindings } from "./review-findings.js";

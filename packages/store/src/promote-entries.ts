@@ -4,7 +4,7 @@ import { CATEGORIES, hashContent, parseKnowledgeBank, redactSecrets, type Catego
 import { classifyEntry } from "@iflow-memory/ranker";
 import { commitFiles } from "./commit-files.js";
 import { gatherProjectFacts } from "./gather-project-facts.js";
-import { appendGlobalEntry, formatGlobalEntry, recordObservation, sourceItems } from "./global-store-text.js";
+import { appendGlobalEntry, formatGlobalEntry, provenanceOf, recordObservation, sourceItems } from "./global-store-text.js";
 import { readKnowledgeBank } from "./read-knowledge-bank.js";
 import { readTextFile, readTextFileSync } from "./read-text-file.js";
 import { StoreError } from "./store-error.js";
@@ -81,7 +81,7 @@ interface PromotionsState {
  */
 export async function promoteEntries(options: PromoteOptions): Promise<PromoteResult> {
   const project = options.project ?? projectName(options.projectRoot);
-  const provenance = options.feature === undefined ? project : `${project}, Feature #${options.feature}`;
+  const provenance = provenanceOf(project, options.feature);
   const now = isoTimestamp(options.now ?? new Date());
   const bank = await readKnowledgeBank(options.projectRoot);
   const warnings = bank.warnings.map((warning) => `${warning.path}${warning.line === undefined ? "" : `:${warning.line}`}: ${warning.message}`);
@@ -143,6 +143,7 @@ export async function promoteEntries(options: PromoteOptions): Promise<PromoteRe
         results.push({ ...base, action: "counted", observationCount: match.observationCount });
       }
     }
+    const original = { ...texts };
     const changed = new Set<Category>();
     for (const update of updates.sort((a, b) => b.line - a.line)) {
       texts[update.category] = recordObservation(texts[update.category], update.line, { observationCount: update.observationCount, lastObserved: now, source: provenance });
@@ -151,6 +152,11 @@ export async function promoteEntries(options: PromoteOptions): Promise<PromoteRe
     for (const category of CATEGORIES) {
       for (const block of appended[category]) texts[category] = appendGlobalEntry(texts[category], category, block);
       if (appended[category].length > 0) changed.add(category);
+    }
+
+    for (const category of changed) {
+      const added = results.filter((result) => result.action === "added" && result.category === category).map((result) => result.contentHash);
+      assertReadsBack(join(options.globalStoreDir, `${category}.md`), category, original[category], texts[category], updates, added);
     }
 
     const universal = results.filter((result) => result.kind === "universal").length;
@@ -166,6 +172,23 @@ export async function promoteEntries(options: PromoteOptions): Promise<PromoteRe
     return { project, provenance, entries: results, summary, dryRun: options.dryRun === true, warnings };
   };
   return options.dryRun === true ? run() : withStoreLock(options.globalStoreDir, run);
+}
+
+// Whatever the names and texts held, the store must read back as exactly what this promotion
+// meant to write: every entry it had, with only the counts it updated changed, then the entries
+// it added, each observed once. Anything else (an entry's text that opens a comment or a code
+// fence the next entry falls into, a forged header) is refused before a byte is written.
+function assertReadsBack(path: string, category: Category, before: string, after: string, updates: ReadonlyArray<{ category: Category; line: number; observationCount: number }>, added: readonly string[]): void {
+  const read = (text: string) => parseKnowledgeBank(text, { category, scope: "global", path }).entries;
+  const counts = new Map(updates.filter((update) => update.category === category).map((update) => [update.line, update.observationCount]));
+  const expected = [
+    ...read(before).map((entry) => `${entry.contentHash} ${counts.get(entry.origin.line) ?? entry.observationCount}`),
+    ...added.map((hash) => `${hash} 1`),
+  ];
+  const actual = read(after).map((entry) => `${entry.contentHash} ${entry.observationCount}`);
+  if (actual.length !== expected.length || actual.some((line, index) => line !== expected[index])) {
+    throw new StoreError("STORE_WRITE_FAILED", `cannot promote into ${path}: the file would not read back as written (an entry's text opens a comment or a code fence that swallows what follows); nothing was changed — close it in the knowledge bank, then promote again`);
+  }
 }
 
 function select(entries: readonly Entry[], selection: PromoteSelection, seen: Set<string>, projectRoot: string): Entry[] {
