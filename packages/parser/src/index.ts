@@ -10,4 +10,5 @@ export type { Lesson, LessonLine, LessonType, LessonWarning } from "./lesson.js"
 export { readReviewFindings } from "./review-findings.js";
 export type { ReviewFinding } from "./review-findings.js";
 export { findSecrets, redactSecrets } from "./redact-secrets.js";
+export { redactEntry } from "./redact-entry.js";
 export type { SecretFinding } from "./redact-secrets.js";

@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
-import { CATEGORIES, hashContent, parseKnowledgeBank, redactSecrets, type Category, type Entry } from "@iflow-memory/parser";
+import { CATEGORIES, hashContent, parseKnowledgeBank, redactEntry, type Category, type Entry } from "@iflow-memory/parser";
 import { classifyEntry } from "@iflow-memory/ranker";
 import { commitFiles } from "./commit-files.js";
 import { gatherProjectFacts } from "./gather-project-facts.js";
@@ -83,7 +83,7 @@ export async function promoteEntries(options: PromoteOptions): Promise<PromoteRe
   const project = options.project ?? projectName(options.projectRoot);
   const provenance = provenanceOf(project, options.feature);
   const now = isoTimestamp(options.now ?? new Date());
-  const bank = await readKnowledgeBank(options.projectRoot);
+  const bank = await readKnowledgeBank(options.projectRoot, { raw: true });
   const warnings = bank.warnings.map((warning) => `${warning.path}${warning.line === undefined ? "" : `:${warning.line}`}: ${warning.message}`);
 
   const run = async (): Promise<PromoteResult> => {
@@ -97,14 +97,12 @@ export async function promoteEntries(options: PromoteOptions): Promise<PromoteRe
 
     // Secrets never reach the store: redacted (or refused) before anything is classified or hashed.
     const prepared = chosen.map((entry) => {
-      const description = redactSecrets(entry.description);
-      const metadata = redactSecrets(entry.metadataText);
-      const redacted = [...description.findings, ...metadata.findings].map((finding) => finding.kind);
+      const { entry: redactedEntry, kinds: redacted } = redactEntry(entry);
       if (redacted.length > 0 && options.strict === true) {
-        throw new StoreError("SECRET_FOUND", `refusing to promote "${entry.name}": it contains a secret (${[...new Set(redacted)].join(", ")}); remove it from the knowledge bank, or promote without --strict to redact it`);
+        throw new StoreError("SECRET_FOUND", `refusing to promote "${redactedEntry.name}": it contains a secret (${[...new Set(redacted)].join(", ")}); remove it from the knowledge bank, or promote without --strict to redact it`);
       }
-      if (redacted.length > 0) warnings.push(`"${entry.name}": ${redacted.length} secret${redacted.length === 1 ? "" : "s"} (${[...new Set(redacted)].join(", ")}) replaced by [REDACTED]`);
-      const clean: Entry = { ...entry, description: description.text, metadataText: metadata.text, contentHash: hashContent(description.text) };
+      if (redacted.length > 0) warnings.push(`"${redactedEntry.name}": ${redacted.length} secret${redacted.length === 1 ? "" : "s"} (${[...new Set(redacted)].join(", ")}) replaced by [REDACTED]`);
+      const clean: Entry = { ...redactedEntry, contentHash: hashContent(redactedEntry.description) };
       return { entry: clean, redacted };
     });
 
