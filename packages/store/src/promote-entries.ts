@@ -213,10 +213,25 @@ function select(entries: readonly Entry[], selection: PromoteSelection, seen: Se
 }
 
 // The "### " lines git shows as added to the knowledge bank since a revision (committed or not).
+// The revision is the user's text: it is resolved to a commit first, after --end-of-options, so
+// that "--output=FILE" is a revision that does not exist, never an option git obeys; only the
+// commit's hex id reaches `git diff`.
 function headersAddedSince(projectRoot: string, revision: string): Set<string> {
+  const git = (args: string[]) => execFileSync("git", ["-C", projectRoot, ...args], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+  const notARevision = (reason: string, cause?: unknown) =>
+    new StoreError("GIT_FAILED", `cannot list the entries added since ${JSON.stringify(revision)}: ${reason}; pass a revision of this repository, or use --all`, { cause });
+  if (revision.startsWith("-") || revision === "" || /[\0-\x1f]/.test(revision)) throw notARevision("it is not a revision");
+  let commit: string;
+  try {
+    commit = git(["rev-parse", "--verify", "--quiet", "--end-of-options", `${revision}^{commit}`]).trim();
+  } catch (error) {
+    const said = ((error as { stderr?: string }).stderr ?? "").trim().split("\n")[0];
+    throw notARevision(said === undefined || said === "" ? "git knows no such commit" : `git says: ${said}`, error);
+  }
+  if (!/^[0-9a-f]{40,64}$/.test(commit)) throw notARevision("git knows no such commit");
   let diff: string;
   try {
-    diff = execFileSync("git", ["-C", projectRoot, "diff", "--no-color", "--unified=0", revision, "--", "docs/knowledge-bank"], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+    diff = git(["diff", "--no-color", "--unified=0", commit, "--", "docs/knowledge-bank"]);
   } catch (error) {
     const reason = ((error as { stderr?: string }).stderr ?? (error as Error).message).trim().split("\n")[0];
     throw new StoreError("GIT_FAILED", `cannot list the entries added since ${revision}: git says: ${reason}; pass a revision of this repository, or use --all`, { cause: error });
