@@ -1,4 +1,5 @@
-import { chmodSync, copyFileSync, statSync } from "node:fs";
+import { chmodSync, copyFileSync, readlinkSync, realpathSync, statSync } from "node:fs";
+import { dirname, resolve } from "node:path";
 import { readTextFile } from "./read-text-file.js";
 import { StoreError } from "./store-error.js";
 import { writeFileAtomically } from "./write-file-atomically.js";
@@ -32,11 +33,33 @@ export async function updateSettingsFile<T extends { changed: boolean }>(
       backup = `${path}.iflow-memory.bak`;
       copyFileSync(path, backup);
     }
-    // A settings file that existed keeps its mode; a new one is private (0600).
-    const mode = "text" in file ? statSync(path).mode & 0o777 : null;
-    await writeFileAtomically(path, `${JSON.stringify(result.settings, null, 2)}\n`);
-    if (mode !== null) chmodSync(path, mode);
+    // A settings file that existed keeps its mode; a new one is private (0600). A link (a
+    // dotfiles repository) stays a link: its target is what is replaced, atomically.
+    const target = linkTarget(path);
+    const mode = "text" in file ? statSync(target).mode & 0o777 : null;
+    await writeFileAtomically(target, `${JSON.stringify(result.settings, null, 2)}\n`);
+    if (mode !== null) chmodSync(target, mode);
     return { ...result, backup };
+  }
+}
+
+// The file a path finally names, through any symbolic links, also when the last one points to a
+// file that does not exist yet (it is then created there).
+function linkTarget(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    let current = path;
+    for (let hops = 0; hops < 40; hops++) {
+      let link: string;
+      try {
+        link = readlinkSync(current);
+      } catch {
+        return current;
+      }
+      current = resolve(dirname(current), link);
+    }
+    throw new StoreError("STORE_WRITE_FAILED", `cannot change ${path}: it is a loop of symbolic links; point it at a file, then run setup again`);
   }
 }
 
