@@ -5,6 +5,7 @@ export { parseKnowledgeBank } from "./parse-knowledge-bank.js";
 export type { ParseOptions, ParseResult, ParseWarning } from "./parse-knowledge-bank.js";
 export { serializeEntry } from "./serialize-entry.js";
 export { toMetadataValue } from "./metadata-value.js";
+export { stripControlCharacters } from "./strip-control-characters.js";
 export { LESSON_TYPES, lessonId, lessonNumber, parseLessonLines, serializeLesson } from "./lesson.js";
 export type { Lesson, LessonLine, LessonType, LessonWarning } from "./lesson.js";
 export { readReviewFindings } from "./review-findings.js";
