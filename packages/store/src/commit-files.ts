@@ -4,6 +4,7 @@ import { basename, dirname, join } from "node:path";
 import { readTextFile } from "./read-text-file.js";
 import { StoreError } from "./store-error.js";
 import { errorMessage, hasErrorCode } from "./error-code.js";
+import { assertLockStillHeld } from "./held-locks.js";
 
 /** The journal of a commit in progress, inside the store directory. */
 export const COMMIT_JOURNAL = ".commit.json";
@@ -48,6 +49,13 @@ export async function commitFiles(directory: string, writes: readonly FileWrite[
   } catch (error) {
     await Promise.all(renames.map(({ from }) => unlink(from).catch(() => undefined)));
     throw new StoreError("STORE_WRITE_FAILED", `cannot write ${writes.map((write) => basename(write.path)).join(", ")} in ${directory}: ${errorMessage(error)}; nothing was changed`, { cause: error });
+  }
+  // The point of no return: the lock must still be ours (a stalled writer may have lost it).
+  try {
+    await assertLockStillHeld(directory);
+  } catch (error) {
+    await Promise.all(renames.map(({ from }) => unlink(from).catch(() => undefined)));
+    throw error;
   }
   if (renames.length === 1) {
     await applyRenames(renames);
