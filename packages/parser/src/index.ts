@@ -6,7 +6,7 @@ export type { ParseOptions, ParseResult, ParseWarning } from "./parse-knowledge-
 export { serializeEntry } from "./serialize-entry.js";
 export { toMetadataValue } from "./metadata-value.js";
 export { stripControlCharacters } from "./strip-control-characters.js";
-export { LESSON_TYPES, lessonId, lessonNumber, parseLessonLines, serializeLesson } from "./lesson.js";
+export { capLessonDescription, LESSON_TYPES, lessonId, lessonNumber, MAX_LESSON_DESCRIPTION, parseLessonLines, serializeLesson } from "./lesson.js";
 export type { Lesson, LessonLine, LessonType, LessonWarning } from "./lesson.js";
 export { readReviewFindings } from "./review-findings.js";
 export type { ReviewFinding } from "./review-findings.js";

@@ -1,6 +1,6 @@
 import { appendFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { lessonId, lessonNumber, parseLessonLines, serializeLesson, type Lesson, type LessonLine, type LessonWarning } from "@iflow-memory/parser";
+import { lessonId, parseLessonLines, serializeLesson, type Lesson, type LessonLine, type LessonWarning } from "@iflow-memory/parser";
 import { commitFiles } from "./commit-files.js";
 import { readTextFile, readTextFileSync } from "./read-text-file.js";
 import { StoreError } from "./store-error.js";
@@ -14,7 +14,8 @@ export const LESSONS_STATE_FILE = ".iflow-memory-lessons.json";
 
 export interface LessonsState {
   /** The highest id number ever given, so that ids are never reused, even after an archive is cleared. */
-  highestId: number;
+  /** A number, or a string of digits when past 2^53. */
+  highestId: number | string;
   /** Runs already extracted, oldest first; extracting one again changes nothing. */
   extractedRuns: string[];
 }
@@ -91,7 +92,13 @@ export async function updateLessons<T>(
       state,
       warnings: [...lessonsFile.warnings, ...archiveFile.warnings, ...audit.warnings],
     };
-    let highest = Math.max(state.highestId, ...[...current.lessons, ...current.archive].map((lesson) => lessonNumber(lesson.id) ?? 0));
+    // In bigints: an id past 2^53 (m-999999999999999999999) is still followed by the next one,
+    // in full digits. A loop, not a spread: a file may hold more lessons than a call has arguments.
+    let highest = BigInt(state.highestId);
+    for (const lesson of [current.lessons, current.archive].flat()) {
+      const number = idNumber(lesson.id);
+      if (number !== null && number > highest) highest = number;
+    }
     const newId = () => lessonId(++highest);
     const { change: planned, result } = change(current, newId);
 
@@ -100,7 +107,9 @@ export async function updateLessons<T>(
     if (planned.archive !== undefined && planned.archive.length > 0) {
       writes.push({ path: archivePath, content: appendLessons(archiveFile.text, planned.archive, lessonsFile.lines) });
     }
-    const nextState = { ...(planned.state ?? state), highestId: Math.max(highest, planned.state?.highestId ?? 0) };
+    const plannedHighest = BigInt(planned.state?.highestId ?? 0);
+    const nextHighest = plannedHighest > highest ? plannedHighest : highest;
+    const nextState = { ...(planned.state ?? state), highestId: nextHighest <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(nextHighest) : nextHighest.toString() };
     if (writes.length > 0 || JSON.stringify(nextState) !== JSON.stringify(state)) {
       writes.push({ path: join(absolute, LESSONS_STATE_FILE), content: `${JSON.stringify(nextState, null, 2)}\n` });
     }
@@ -147,12 +156,17 @@ function readState(directory: string): LessonsState {
   try {
     const state = JSON.parse(file.text) as Partial<LessonsState>;
     return {
-      highestId: Number.isSafeInteger(state.highestId) ? (state.highestId as number) : 0,
+      highestId: Number.isSafeInteger(state.highestId) || (typeof state.highestId === "string" && /^\d{1,400}$/.test(state.highestId)) ? (state.highestId as number | string) : 0,
       extractedRuns: Array.isArray(state.extractedRuns) ? state.extractedRuns.filter((run): run is string => typeof run === "string") : [],
     };
   } catch {
     return { highestId: 0, extractedRuns: [] };
   }
+}
+
+function idNumber(id: string): bigint | null {
+  const match = /^m-(\d{1,400})$/.exec(id);
+  return match === null ? null : BigInt(match[1]!);
 }
 
 function valid(lines: readonly LessonLine[]): Lesson[] {
