@@ -5,6 +5,7 @@ import { readTextFile } from "./read-text-file.js";
 import { StoreError } from "./store-error.js";
 import { errorMessage, hasErrorCode } from "./error-code.js";
 import { assertLockStillHeld } from "./held-locks.js";
+import { MAX_FILE_BYTES } from "./read-user-file.js";
 
 /** The journal of a commit in progress, inside the store directory. */
 export const COMMIT_JOURNAL = ".commit.json";
@@ -27,7 +28,8 @@ const TEMPORARY = /\.iflow-[0-9a-f]{16}\.tmp$/;
  * torn file. Each new content goes to a temporary file beside its target and is fsynced; a
  * journal naming the renames is then written atomically, the renames done, the journal removed.
  * Call it while holding the store's lock (`withStoreLock` finishes an interrupted commit first).
- * Files get mode 0600, new folders 0700.
+ * Files get mode 0600, new folders 0700. A content over `MAX_FILE_BYTES` (which the store could
+ * not read back) is refused before anything is written.
  *
  * @example
  * await commitFiles(storeDir, [
@@ -37,6 +39,13 @@ const TEMPORARY = /\.iflow-[0-9a-f]{16}\.tmp$/;
  */
 export async function commitFiles(directory: string, writes: readonly FileWrite[]): Promise<void> {
   if (writes.length === 0) return;
+  // A file the store could not read back (past the read limit) would lock it out of itself.
+  for (const write of writes) {
+    const bytes = Buffer.byteLength(write.content, "utf8");
+    if (bytes > MAX_FILE_BYTES) {
+      throw new StoreError("STORE_WRITE_FAILED", `cannot write ${basename(write.path)} in ${directory}: it would be ${bytes} bytes, over the ${MAX_FILE_BYTES}-byte limit it must be read back within; nothing was changed — forget or archive entries to make room`);
+    }
+  }
   const nonce = randomBytes(8).toString("hex");
   const renames: Journal["renames"] = [];
   try {
