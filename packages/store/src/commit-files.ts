@@ -5,6 +5,7 @@ import { readTextFile } from "./read-text-file.js";
 import { StoreError } from "./store-error.js";
 import { errorMessage, hasErrorCode } from "./error-code.js";
 import { assertLockStillHeld } from "./held-locks.js";
+import { encodeLossless } from "./lossless-utf8.js";
 import { MAX_FILE_BYTES } from "./read-user-file.js";
 
 /** The journal of a commit in progress, inside the store directory. */
@@ -41,7 +42,7 @@ export async function commitFiles(directory: string, writes: readonly FileWrite[
   if (writes.length === 0) return;
   // A file the store could not read back (past the read limit) would lock it out of itself.
   for (const write of writes) {
-    const bytes = Buffer.byteLength(write.content, "utf8");
+    const bytes = encodeLossless(write.content).length;
     if (bytes > MAX_FILE_BYTES) {
       throw new StoreError("STORE_WRITE_FAILED", `cannot write ${basename(write.path)} in ${directory}: it would be ${bytes} bytes, over the ${MAX_FILE_BYTES}-byte limit it must be read back within; nothing was changed — forget or archive entries to make room`);
     }
@@ -130,7 +131,7 @@ async function applyRenames(renames: Journal["renames"], options: { missingIsDon
 async function writeSynced(path: string, content: string): Promise<void> {
   const handle = await open(path, "w", 0o600);
   try {
-    await handle.writeFile(content, "utf8");
+    await handle.writeFile(encodeLossless(content));
     await handle.sync();
   } finally {
     await handle.close();

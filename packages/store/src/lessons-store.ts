@@ -123,7 +123,8 @@ export async function updateLessons<T>(
 }
 
 async function readLessonFile(path: string, options: { forUpdate?: boolean } = {}): Promise<{ lines: LessonLine[]; text: string; warnings: LessonWarning[] }> {
-  const file = await readTextFile(path);
+  // For an update the lines are written back: bytes that are not UTF-8 stay as they were.
+  const file = await readTextFile(path, { lossless: options.forUpdate === true });
   if ("missing" in file) return { lines: [], text: "", warnings: [] };
   if ("warning" in file) {
     if (options.forUpdate === true) throw new StoreError("STORE_UNREADABLE", `cannot change ${path}: ${file.warning.message.replace(/; skipped$/, "")}; nothing was changed — fix or move the file, then run the command again`);

@@ -177,7 +177,7 @@ async function readStoreFiles(directory: string): Promise<Record<Category, { tex
   const result = {} as Record<Category, { text: string; entries: Entry[] }>;
   for (const category of CATEGORIES) {
     const path = join(directory, `${category}.md`);
-    const file = await readTextFile(path);
+    const file = await readTextFile(path, { lossless: true });
     if ("warning" in file) throw new StoreError("STORE_UNREADABLE", `cannot read ${path}: ${file.warning.message}`);
     const text = "text" in file ? file.text : "";
     // Entries locate lines to change; what is said about them never carries a secret.

@@ -245,7 +245,8 @@ function sourceOf(entry: Entry): string | undefined {
 
 async function readStoreFile(directory: string, category: Category): Promise<string> {
   const path = join(directory, `${category}.md`);
-  const file = await readTextFile(path);
+  // Edited and written back: bytes that are not UTF-8 stay as they were.
+  const file = await readTextFile(path, { lossless: true });
   if ("text" in file) return file.text;
   if ("missing" in file) return "";
   throw new StoreError("STORE_UNREADABLE", `cannot read ${path}: ${file.warning.message}; fix or move it, then promote again`);
