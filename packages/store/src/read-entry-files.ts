@@ -23,8 +23,9 @@ export async function readEntryFiles(directory: string, scope: Scope): Promise<E
     if ("warning" in result) warnings.push(result.warning);
     if (!("text" in result)) continue;
     const parsed = parseKnowledgeBank(result.text, { category, scope, path });
-    entries.push(...parsed.entries);
-    warnings.push(...parsed.warnings);
+    // A loop, not push(...array): a bank of 125,000 entries has more than a call has room for.
+    for (const entry of parsed.entries) entries.push(entry);
+    for (const warning of parsed.warnings) warnings.push(warning);
   }
   return { entries, warnings };
 }
