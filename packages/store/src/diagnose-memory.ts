@@ -8,6 +8,7 @@ import { prepareSessionInjection } from "./prepare-session-injection.js";
 import { readConfig } from "./read-config.js";
 import { readGlobalStore } from "./read-global-store.js";
 import { readKnowledgeBank } from "./read-knowledge-bank.js";
+import { COMMIT_JOURNAL } from "./commit-files.js";
 import { readEntryFiles } from "./read-entry-files.js";
 import { redactEntriesRead } from "./redact-entries-read.js";
 import { formatWarning } from "./store-warning.js";
@@ -88,6 +89,10 @@ function storeHealth(directory: string, unread: string[]): HealthCheck {
     names = readdirSync(directory);
   } catch (error) {
     return { name: "global store", status: "problem", details: [`${directory} cannot be read (${(error as NodeJS.ErrnoException).code ?? "error"})`] };
+  }
+  if (names.includes(COMMIT_JOURNAL)) {
+    status = "warning";
+    details.push(`${join(directory, COMMIT_JOURNAL)}: a change to the store was interrupted (its writer stopped mid-commit); readers already see it as done, and the next change to the store completes it`);
   }
   for (const category of CATEGORIES as readonly Category[]) {
     if (!names.includes(`${category}.md`)) continue;
