@@ -1,6 +1,8 @@
 import { closeSync, fchmodSync, fsyncSync, mkdirSync, openSync, renameSync, unlinkSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
+import { errorMessage } from "./error-code.js";
 import { encodeLossless } from "./lossless-utf8.js";
+import { StoreError } from "./store-error.js";
 
 /**
  * Writes a whole file so that readers see the old content or the new, never a torn one:
@@ -35,7 +37,7 @@ export async function writeFileAtomically(path: string, content: string, options
     } catch {
       // never created, or already renamed
     }
-    throw error;
+    throw new StoreError("STORE_WRITE_FAILED", `cannot write ${path}: ${errorMessage(error)}; nothing was changed`, { cause: error });
   }
 }
 
