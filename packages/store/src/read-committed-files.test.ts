@@ -62,3 +62,24 @@ describe("diagnoseMemory (an interrupted commit)", () => {
     expect((await readGlobalStore(store)).entries.map((found) => found.observationCount)).toEqual([2, 2, 2]);
   });
 });
+
+describe("readLessons (an interrupted forget)", () => {
+  it("reads a forget killed between its renames as done: the lesson in archive.jsonl only, never in both or neither", async () => {
+    const { readLessons } = await import("./lessons-store.js");
+    const lesson = (id: string) => `{"id":"${id}","ts":"2026-04-03T14:00:00Z","run_id":"r1","type":"pattern","source":"guardian","description":"Lesson ${id}","frequency":1,"severity":"bug","domain":"code","tags":["x"],"last_seen_run":"r1","runs_since_last_seen":0}\n`;
+    for (const renamed of [0, 1]) {
+      const directory = makeTempDir();
+      const lessons = join(directory, "lessons.jsonl");
+      const archive = join(directory, "archive.jsonl");
+      writeFileSync(lessons, lesson("m-001") + lesson("m-002"));
+      const renames = [
+        { from: `${lessons}.iflow-0123456789abcdef.tmp`, to: lessons, content: lesson("m-001") },
+        { from: `${archive}.iflow-0123456789abcdef.tmp`, to: archive, content: lesson("m-002") },
+      ];
+      renames.forEach(({ from, to, content }, index) => writeFileSync(index < renamed ? to : from, content));
+      writeFileSync(join(directory, COMMIT_JOURNAL), JSON.stringify({ renames: renames.map(({ from, to }) => ({ from, to })) }));
+      const read = await readLessons(directory);
+      expect([read.lessons.map((found) => found.id), read.archive.map((found) => found.id)]).toEqual([["m-001"], ["m-002"]]);
+    }
+  });
+});

@@ -10,12 +10,12 @@ const ATTEMPTS = 4;
  * result is all old or all new, never a mix: a commit whose journal is there (in progress, or
  * left by a writer that was killed) is read as done — each file from its committed temporary
  * when that is still there — and a read during which any of the files (or the journal) changed
- * is done again (a few times at most).
+ * is done again (a few times at most). `read` gets the file to read and the target it stands for.
  *
  * @example
  * const [antiPatterns, heuristics, patterns] = await readCommittedFiles(store, paths, (path) => readTextFile(path));
  */
-export async function readCommittedFiles<T>(directory: string, paths: readonly string[], read: (path: string) => Promise<T>): Promise<T[]> {
+export async function readCommittedFiles<T>(directory: string, paths: readonly string[], read: (path: string, target: string) => Promise<T>): Promise<T[]> {
   const journalPath = join(directory, COMMIT_JOURNAL);
   let results: T[] = [];
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
@@ -25,7 +25,7 @@ export async function readCommittedFiles<T>(directory: string, paths: readonly s
     const committed = await pendingRenames(journalPath);
     results = await Promise.all(paths.map(async (path) => {
       const from = committed.get(path);
-      return read(from !== undefined && (await stat(from).catch(() => null)) !== null ? from : path);
+      return read(from !== undefined && (await stat(from).catch(() => null)) !== null ? from : path, path);
     }));
     if ((await identities([journalPath, ...paths])) === before) return results;
   }
