@@ -3,9 +3,10 @@ import { join } from "node:path";
 import { CLI_BIN, HOOK_BIN, makeTempDir, REPO_ROOT, runNode } from "@iflow-memory/test-utils";
 import { describe, expect, it } from "vitest";
 
+// Single-quoted: Claude Code runs hook commands through sh -c (see setup-claude-shell-quoting.test.ts).
 // With the MCP server registered beside them, the hooks' index names its tools (--mcp).
-const HOOK = `node "${join(REPO_ROOT, "packages/hook-adapter/dist/session-start.cjs")}" --mcp`;
-const PROMPT_HOOK = `node "${join(REPO_ROOT, "packages/hook-adapter/dist/user-prompt-submit.cjs")}" --mcp`;
+const HOOK = `node '${join(REPO_ROOT, "packages/hook-adapter/dist/session-start.cjs")}' --mcp`;
+const PROMPT_HOOK = `node '${join(REPO_ROOT, "packages/hook-adapter/dist/user-prompt-submit.cjs")}' --mcp`;
 const MCP_BUNDLE = join(REPO_ROOT, "packages/mcp-server/dist/mcp-server.cjs");
 const MCP_SERVER = { type: "stdio", command: "node", args: [MCP_BUNDLE] };
 const setup = (home: string, args: string[] = []) => runNode(CLI_BIN, ["setup", "claude", ...args], { env: { HOME: home } });
@@ -18,7 +19,7 @@ describe("iflow-memory setup claude", () => {
       code: 0,
       stdout:
         `Added the SessionStart hook to ${home}/.claude/settings.json:\n  ${HOOK}\nAdded the UserPromptSubmit hook to ${home}/.claude/settings.json:\n  ${PROMPT_HOOK}\n` +
-        `Added the MCP server iflow-memory (user scope) to ${home}/.claude.json:\n  node "${MCP_BUNDLE}"\n`,
+        `Added the MCP server iflow-memory (user scope) to ${home}/.claude.json:\n  node '${MCP_BUNDLE}'\n`,
     });
     expect(JSON.parse(readFileSync(join(home, ".claude.json"), "utf8"))).toEqual({ mcpServers: { "iflow-memory": MCP_SERVER } });
     expect(JSON.parse(readFileSync(join(home, ".claude/settings.json"), "utf8"))).toEqual({
@@ -90,6 +91,29 @@ describe("iflow-memory setup claude", () => {
     expect(JSON.parse(readFileSync(join(home, ".claude.json"), "utf8"))).toEqual(existing);
     const again = await setup(home, ["--uninstall"]);
     expect(again.stdout).toContain(`No iflow-memory MCP server (user scope) in ${home}/.claude.json; nothing changed.\n`);
+  });
+
+  it("writes a project's hooks so that they run on another machine: iflow-memory from the PATH, or under $CLAUDE_PROJECT_DIR when the install is inside the project", async () => {
+    const home = makeTempDir();
+    const project = makeTempDir();
+    const outside = await runNode(CLI_BIN, ["setup", "claude", "--project", project], { env: { HOME: home } });
+    expect(outside.stdout).toContain("runs `iflow-memory` from the PATH");
+    const hooks = (JSON.parse(readFileSync(join(project, ".claude/settings.json"), "utf8")) as { hooks: Record<string, Array<{ hooks: Array<{ command: string }> }>> }).hooks;
+    expect([hooks.SessionStart![0]!.hooks[0]!.command, hooks.UserPromptSubmit![0]!.hooks[0]!.command]).toEqual(["iflow-memory hook session-start --mcp", "iflow-memory hook user-prompt-submit --mcp"]);
+    // This checkout as the project: the bundles are inside it.
+    const inside = makeTempDir();
+    await runNode(CLI_BIN, ["setup", "claude", "--project", REPO_ROOT, "--dry-run", "--json"], { env: { HOME: inside } }).then((result) => {
+      const settings = (JSON.parse(result.stdout) as { settings: { result: { hooks: Record<string, Array<{ hooks: Array<{ command: string }> }>> } } }).settings.result;
+      expect(settings.hooks.SessionStart![0]!.hooks[0]!.command).toBe(`node "$CLAUDE_PROJECT_DIR"/'packages/hook-adapter/dist/session-start.cjs' --mcp`);
+    });
+    // And that command runs the hook from the project's folder as Claude Code runs it.
+    const { execFileSync } = await import("node:child_process");
+    const output = execFileSync("sh", ["-c", `node "$CLAUDE_PROJECT_DIR"/'packages/hook-adapter/dist/session-start.cjs' --mcp`], {
+      env: { PATH: process.env.PATH ?? "", HOME: inside, CLAUDE_PROJECT_DIR: REPO_ROOT },
+      input: JSON.stringify({ session_id: "p", cwd: join(REPO_ROOT, "examples/demo-project"), hook_event_name: "SessionStart", source: "startup" }),
+      encoding: "utf8",
+    });
+    expect(output).toContain('"hookEventName":"SessionStart"');
   });
 
   it("registers the MCP server in the project's local scope with --project, and not at all with --no-mcp", async () => {

@@ -193,6 +193,6 @@ function plain(lesson: Lesson): Record<string, unknown> {
 }
 
 function table(rows: string[][]): string {
-  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
+  const widths = rows[0]!.map((_, column) => rows.reduce((widest, row) => Math.max(widest, row[column]!.length), 0));
   return rows.map((row) => row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column]!))).join("  ")).join("\n") + "\n";
 }

@@ -1,5 +1,6 @@
 import { Readable, Writable } from "node:stream";
 import { runSessionStartHook, runUserPromptSubmitHook } from "@iflow-memory/hook-adapter";
+import { stripControlCharacters } from "@iflow-memory/parser";
 import { prepareSessionInjection } from "@iflow-memory/store";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { RuntimeError, UsageError } from "./errors.js";
@@ -39,13 +40,16 @@ export async function run(io: CliIO): Promise<number> {
       return error.exitCode === 0 ? 0 : 2;
     }
     const message = error instanceof Error ? error.message : String(error);
-    io.stderr.write(`iflow-memory: ${message}\n`);
+    io.stderr.write(stripControlCharacters(`iflow-memory: ${message}\n`));
     if (debug && error instanceof Error && error.stack !== undefined) io.stderr.write(`${error.stack}\n`);
     return error instanceof UsageError ? 2 : 1;
   }
 }
 
-function buildProgram(io: CliIO, setExitCode: (code: number) => void): Command {
+function buildProgram(raw: CliIO, setExitCode: (code: number) => void): Command {
+  // What the commands print for a person goes through printableIO; the hooks and the MCP server
+  // speak JSON (which escapes control characters) on the raw streams.
+  const io = printableIO(raw);
   const program = new Command("iflow-memory")
     .description("Persistent, cross-project engineering memory for AI coding agents.")
     .version(VERSION, "-V, --version", "print the version")
@@ -95,8 +99,8 @@ function buildProgram(io: CliIO, setExitCode: (code: number) => void): Command {
     .option("--project-root <dir>", "the project (default: the client's first root, else the nearest folder above the current one with .git or docs/knowledge-bank)")
     .option("--global-store <dir>", "the global store (default: $IFLOW_MEMORY_HOME, else ~/.claude/iflow/memory)")
     .action(async (options: { projectRoot?: string; globalStore?: string }) => {
-      const stdin = io.stdin instanceof Readable ? io.stdin : Readable.from(io.stdin);
-      const stdout = io.stdout instanceof Writable ? io.stdout : new Writable({ write: (chunk: Buffer, _encoding, callback) => void io.stdout.write(chunk.toString("utf8"), () => callback()) });
+      const stdin = raw.stdin instanceof Readable ? raw.stdin : Readable.from(raw.stdin);
+      const stdout = raw.stdout instanceof Writable ? raw.stdout : new Writable({ write: (chunk: Buffer, _encoding, callback) => void raw.stdout.write(chunk.toString("utf8"), () => callback()) });
       // The MCP SDK, zod and ajv (some 1.5 MB) load only for the command that serves MCP.
       const { runMcpServer } = await import("@iflow-memory/mcp-server");
       await runMcpServer({ stdin, stdout, stderr: io.stderr, env: io.env, cwd: io.cwd }, { projectRoot: options.projectRoot, globalStoreDir: options.globalStore });
@@ -118,14 +122,25 @@ function buildProgram(io: CliIO, setExitCode: (code: number) => void): Command {
     .command("session-start")
     .description("Claude Code SessionStart hook: reads the hook JSON on stdin, prints additionalContext; never blocks a session")
     .option("--mcp", "the iflow-memory MCP server is registered too: the block's index names its tools")
-    .action(async (options: { mcp?: boolean }) => setExitCode(await runSessionStartHook({ ...io, prepare: prepareSessionInjection, fetch: options.mcp === true ? "mcp" : "cli" })));
+    .action(async (options: { mcp?: boolean }) => setExitCode(await runSessionStartHook({ ...raw, prepare: prepareSessionInjection, fetch: options.mcp === true ? "mcp" : "cli" })));
   hook
     .command("user-prompt-submit")
     .description("Claude Code UserPromptSubmit hook: adds the entries relevant to the prompt that the session has not been given; never blocks a prompt")
     .option("--mcp", "the iflow-memory MCP server is registered too: the block's index names its tools")
-    .action(async (options: { mcp?: boolean }) => setExitCode(await runUserPromptSubmitHook({ ...io, prepare: prepareSessionInjection, fetch: options.mcp === true ? "mcp" : "cli" })));
+    .action(async (options: { mcp?: boolean }) => setExitCode(await runUserPromptSubmitHook({ ...raw, prepare: prepareSessionInjection, fetch: options.mcp === true ? "mcp" : "cli" })));
 
   return program;
+}
+
+// The io with everything written to stdout and stderr stripped of terminal escapes and other
+// control characters (tab and newline kept): an entry, a lesson or a file name is printed as
+// text, never as a command to the terminal.
+function printableIO(io: CliIO): CliIO {
+  return {
+    ...io,
+    stdout: { write: (text: string, callback?: () => void) => io.stdout.write(stripControlCharacters(text), callback) },
+    stderr: { write: (text: string) => io.stderr.write(stripControlCharacters(text)) },
+  };
 }
 
 function parseInteger(value: string, minimum: number, flag: string): number {

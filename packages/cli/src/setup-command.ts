@@ -1,8 +1,8 @@
 import { existsSync } from "node:fs";
 import { homedir } from "node:os";
-import { join, resolve } from "node:path";
+import { isAbsolute, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { addMcpServer, addSessionStartHook, findClaudeInstallRoutes, removeMcpServer, removeSessionStartHook, type HookEvent, type McpServerEntry } from "@iflow-memory/hook-adapter";
+import { addMcpServer, addSessionStartHook, findClaudeInstallRoutes, quoteForShell, removeMcpServer, removeSessionStartHook, type HookEvent, type McpServerEntry } from "@iflow-memory/hook-adapter";
 import { removeStoreCache, resolveGlobalStoreDir, revertSettingsFile, type SettingsRevertOutcome, updateSettingsFile } from "@iflow-memory/store";
 import { Command } from "commander";
 import type { CliIO } from "./io.js";
@@ -31,9 +31,10 @@ export function registerSetupCommand(program: Command, io: CliIO, setExitCode: (
       // --command names the SessionStart command; the prompt hook is then that command's sibling only when it is ours.
       // With the MCP server beside them, the hooks' index names its tools (`--mcp`).
       const mcp = options.mcp !== false;
+      const project = options.project === undefined ? undefined : resolve(io.cwd, options.project);
       const commands: Array<[HookEvent, string]> = [
-        ["SessionStart", options.command ?? defaultHookCommand("session-start", mcp)],
-        ...(options.command === undefined ? [["UserPromptSubmit", defaultHookCommand("user-prompt-submit", mcp)] as [HookEvent, string]] : []),
+        ["SessionStart", options.command ?? defaultHookCommand("session-start", mcp, project)],
+        ...(options.command === undefined ? [["UserPromptSubmit", defaultHookCommand("user-prompt-submit", mcp, project)] as [HookEvent, string]] : []),
       ];
       if (options.uninstall === true) {
         await uninstall(io, home, path, options);
@@ -62,6 +63,9 @@ export function registerSetupCommand(program: Command, io: CliIO, setExitCode: (
       const mcpMessage = options.mcp !== false ? await setupMcpServer(home, options.project === undefined ? undefined : resolve(io.cwd, options.project), options) : null;
       if (mcpMessage !== null && !json) io.stdout.write(`${mcpMessage}\n`);
       const routes = findClaudeInstallRoutes({ home, projectRoot: options.project === undefined ? undefined : resolve(io.cwd, options.project) });
+      if (project !== undefined && options.command === undefined && commands.some(([, command]) => command.startsWith("iflow-memory ")) && !json) {
+        io.stdout.write(`Note: ${path} runs \`iflow-memory\` from the PATH, so that it works on every machine that opens the project (this installation is outside it): put iflow-memory on each one's PATH (\`npm install --global ./packages/cli\` from a clone).\n`);
+      }
       if (routes.plugin.length > 0 && !json) {
         io.stdout.write(
           `Note: the iflow-memory plugin is installed too (${routes.plugin.join(", ")}): Claude Code runs both routes' hooks, and only one of them injects. Keep one: \`claude plugin uninstall iflow-memory@iflow-memory\`, or \`iflow-memory setup claude --uninstall\`.\n`,
@@ -151,7 +155,7 @@ async function setupMcpServer(home: string, project: string | undefined, options
       const message =
         added.outcome === "unchanged"
           ? `The MCP server is already registered (${scope}) in ${path}; nothing changed.`
-          : `${added.outcome === "added" ? "Added" : "Updated"} the MCP server iflow-memory (${scope}) ${added.outcome === "added" ? "to" : "in"} ${path}:\n  ${[server.command, ...server.args.map((arg) => `"${arg}"`)].join(" ")}`;
+          : `${added.outcome === "added" ? "Added" : "Updated"} the MCP server iflow-memory (${scope}) ${added.outcome === "added" ? "to" : "in"} ${path}:\n  ${[server.command, ...server.args.map(quoteForShell)].join(" ")}`;
       return { settings: added.settings, changed: added.outcome !== "unchanged", message };
     },
     { dryRun: options.dryRun === true },
@@ -169,11 +173,20 @@ function defaultMcpServer(): McpServerEntry {
 }
 
 // The standalone hook bundle (fastest) when it is installed beside the CLI, else the CLI itself.
-function defaultHookCommand(hook: "session-start" | "user-prompt-submit", mcp: boolean): string {
+// Claude Code runs the command through `sh -c`: the path is single-quoted so that an install
+// folder named with `$(…)`, backticks or quotes is a path, never shell code. For a project's
+// settings (`--project`, often committed), a path that works on every machine: under
+// "$CLAUDE_PROJECT_DIR" when the install is inside the project, else `iflow-memory` from the PATH.
+function defaultHookCommand(hook: "session-start" | "user-prompt-submit", mcp: boolean, project?: string): string {
   const bundle = besideThisCommand([`../../hook-adapter/dist/${hook}.cjs`, `../hooks/${hook}.cjs`]);
   const flag = mcp ? " --mcp" : "";
-  if (bundle !== null) return `node "${bundle}"${flag}`;
-  return `node "${thisCommand()}" hook ${hook}${flag}`;
+  if (project !== undefined) {
+    const inside = bundle === null ? null : relative(project, bundle);
+    if (inside !== null && inside !== "" && !inside.startsWith("..") && !isAbsolute(inside)) return `node "$CLAUDE_PROJECT_DIR"/${quoteForShell(inside)}${flag}`;
+    return `iflow-memory hook ${hook}${flag}`;
+  }
+  if (bundle !== null) return `node ${quoteForShell(bundle)}${flag}`;
+  return `node ${quoteForShell(thisCommand())} hook ${hook}${flag}`;
 }
 
 function besideThisCommand(paths: string[]): string | null {

@@ -9,7 +9,7 @@ export function isIflowMemoryHook(command: unknown): boolean {
   return (
     /iflow-memory/.test(command) ||
     /hook-adapter[\\/]+dist[\\/]+(?:session-start|user-prompt-submit)\.cjs/.test(command) ||
-    /cli[\\/]+dist[\\/]+bin\.js"?\s+hook\s+(?:session-start|user-prompt-submit)/.test(command)
+    /cli[\\/]+dist[\\/]+bin\.js["']?\s+hook\s+(?:session-start|user-prompt-submit)/.test(command)
   );
 }
 

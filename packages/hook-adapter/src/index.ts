@@ -5,6 +5,7 @@ export { runUserPromptSubmitHook } from "./run-user-prompt-submit-hook.js";
 export type { HookInput } from "./read-stdin.js";
 export { addSessionStartHook, isIflowMemoryHook, removeSessionStartHook } from "./add-session-start-hook.js";
 export type { HookEvent, SettingsChange } from "./add-session-start-hook.js";
+export { quoteForShell } from "./quote-for-shell.js";
 export { descriptorIO } from "./descriptor-io.js";
 export { addMcpServer, MCP_SERVER_NAME, registeredMcpServer, removeMcpServer } from "./claude-mcp-config.js";
 export type { McpServerEntry } from "./claude-mcp-config.js";

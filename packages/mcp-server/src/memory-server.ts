@@ -2,7 +2,7 @@ import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { CallToolRequestSchema, RootsListChangedNotificationSchema, type CallToolResult, type ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
-import { serializeEntry, type Entry } from "@iflow-memory/parser";
+import { serializeEntry, stripControlCharacters, type Entry } from "@iflow-memory/parser";
 import {
   appendInjectionHistory,
   createHistoryRecord,
@@ -328,7 +328,7 @@ function withWarnings<T extends object>(value: T, warnings: string[]): T & { war
 // text), or an error result of one line.
 async function answer(action: () => Promise<Record<string, unknown>>): Promise<CallToolResult> {
   try {
-    const value = await action();
+    const value = withoutControlCharacters(await action());
     return { content: [{ type: "text", text: JSON.stringify(value) }], structuredContent: value };
   } catch (error) {
     return failure(error instanceof StoreError ? error.message : `iflow-memory failed: ${error instanceof Error ? error.message : String(error)}`);
@@ -336,5 +336,14 @@ async function answer(action: () => Promise<Record<string, unknown>>): Promise<C
 }
 
 function failure(message: string): CallToolResult {
-  return { content: [{ type: "text", text: message.replace(/\s*\n\s*/g, "; ") }], isError: true };
+  return { content: [{ type: "text", text: stripControlCharacters(message.replace(/\s*\n\s*/g, "; ")) }], isError: true };
+}
+
+// Every string of an answer without terminal escapes or other control characters (tab and
+// newline kept): a client decodes the JSON and hands the text to a model or a terminal.
+function withoutControlCharacters<T>(value: T): T {
+  if (typeof value === "string") return stripControlCharacters(value) as T;
+  if (Array.isArray(value)) return value.map(withoutControlCharacters) as T;
+  if (value !== null && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, withoutControlCharacters(item)])) as T;
+  return value;
 }

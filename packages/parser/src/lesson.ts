@@ -135,9 +135,26 @@ export function lessonNumber(id: string): number | null {
   return match === null ? null : Number(match[1]);
 }
 
-/** The id `m-NNN` for a number, zero-padded to three digits (wider when needed). */
-export function lessonId(number: number): string {
-  return `m-${String(number).padStart(3, "0")}`;
+/** The id `m-NNN` for a number, zero-padded to three digits (wider when needed; a bigint is written in full digits). */
+export function lessonId(number: number | bigint): string {
+  return `m-${(typeof number === "bigint" ? number : BigInt(number)).toString().padStart(3, "0")}`;
+}
+
+/** Longest description a lesson keeps: a learning, not a log (a 60 MB finding made a 126 MB file). */
+export const MAX_LESSON_DESCRIPTION = 4000;
+
+/**
+ * A lesson's description cut to `MAX_LESSON_DESCRIPTION` characters (never inside a surrogate
+ * pair), with what was cut said at its end; a shorter one as it is.
+ *
+ * @example
+ * capLessonDescription("x".repeat(4010)); // "xxx…x [… 10 more characters cut]"
+ */
+export function capLessonDescription(description: string): string {
+  if (description.length <= MAX_LESSON_DESCRIPTION) return description;
+  const high = description.charCodeAt(MAX_LESSON_DESCRIPTION - 1);
+  const end = high >= 0xd800 && high <= 0xdbff ? MAX_LESSON_DESCRIPTION - 1 : MAX_LESSON_DESCRIPTION;
+  return `${description.slice(0, end)} [… ${description.length - end} more characters cut]`;
 }
 
 function isCount(value: unknown): boolean {

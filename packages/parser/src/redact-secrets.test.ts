@@ -60,6 +60,20 @@ describe("findSecrets and redactSecrets", () => {
     expect(flagged).toEqual([]);
   });
 
+  it("redacts a quoted password that contains spaces, the whole of it", () => {
+    expect(redactSecrets('db: password: "correct horse battery 42"').text).toBe('db: password: "[REDACTED]"');
+    expect(redactSecrets("DB_PASSWORD='my secret pass 123' next").text).toBe("DB_PASSWORD='[REDACTED]' next");
+    expect(findSecrets('the password: "must be changed every ninety days by the admin team"')).toEqual([]);
+  });
+
+  it("finds nothing in what it redacted: a redacted GCP service-account key is not flagged again", () => {
+    const key = `{"type": "service_account", "private_key_id": "${r("1a2b3c4d", 5)}", "private_key": "-----BEGIN ${"PRIVATE"} KEY-----\\n${r("MIIEvQ", 8)}\\n-----END ${"PRIVATE"} KEY-----\\n"}`;
+    const once = redactSecrets(key);
+    expect(once.text).toBe('{"type": "service_account", "private_key_id": "[REDACTED]", "private_key": "[REDACTED]"}');
+    expect(findSecrets(once.text)).toEqual([]);
+    expect(findSecrets(redactSecrets(`maps ${"AIza"}Sy${r("B1c2D3e4F5", 3)}xyz-`).text)).toEqual([]);
+  });
+
   it("does not flag look-alikes: hashes, UUIDs, placeholders, variables, plain settings, URLs without a password, emails", () => {
     const text = [
       "commit 9fceb02d0ae598e95dc970b74767f19372d61af8",

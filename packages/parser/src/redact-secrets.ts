@@ -34,7 +34,7 @@ const RULES: readonly SecretRule[] = [
   { kind: "huggingface-token", pattern: /\bhf_[A-Za-z0-9]{34,}\b/g },
   { kind: "jwt", pattern: /\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}/g },
   { kind: "azure-account-key", pattern: /\bAccountKey=([A-Za-z0-9+/]{40,}={0,2})/g, group: 1 },
-  { kind: "url-password", pattern: /\b[a-z][a-z0-9+.-]{1,20}:\/\/[^\s/:@]{1,64}:([^\s/@]{1,128})@/gi, group: 1, accept: (secret) => !/^(?:\*+|x+|<[^>]*>|\$\{[^}]*\}|\[REDACTED\]|password|pass|secret)$/i.test(secret) },
+  { kind: "url-password", pattern: /\b[a-z][a-z0-9+.-]{1,20}:\/\/[^\s/:@]{1,64}:([^\s/@]{1,128})@/gi, group: 1, accept: (secret) => !secret.includes("[REDACTED]") && !/^(?:\*+|x+|<[^>]*>|\$\{[^}]*\}|password|pass|secret)$/i.test(secret) },
   { kind: "bearer-token", pattern: /\bAuthorization:\s*Bearer\s+([A-Za-z0-9._~+/-]{20,}=*)/gi, group: 1 },
   {
     kind: "secret-assignment",
@@ -42,8 +42,16 @@ const RULES: readonly SecretRule[] = [
     group: 1,
     accept: (secret) => looksSecret(secret),
   },
+  // A quoted value may hold spaces (a passphrase): the whole quoted text is the secret.
+  { kind: "secret-assignment", pattern: /\b[A-Za-z0-9_.-]{0,40}(?:password|passwd|passphrase|secret|token|api_?key|apikey|access_?key|private_?key|client_?secret)[A-Za-z0-9_.-]{0,20}["']?\s*[:=]\s*"([^"\n]{8,200})"/gi, group: 1, accept: (secret) => looksQuotedSecret(secret) },
+  { kind: "secret-assignment", pattern: /\b[A-Za-z0-9_.-]{0,40}(?:password|passwd|passphrase|secret|token|api_?key|apikey|access_?key|private_?key|client_?secret)[A-Za-z0-9_.-]{0,20}["']?\s*[:=]\s*'([^'\n]{8,200})'/gi, group: 1, accept: (secret) => looksQuotedSecret(secret) },
   { kind: "high-entropy-assignment", pattern: /\b[A-Z][A-Z0-9_]{2,40}=["']?([A-Za-z0-9+/_=-]{20,})/g, group: 1, accept: (secret) => highEntropy(secret) },
 ];
+
+// What every rule's match contains (a superset, checked first): most texts hold none of it, and
+// one scan for these is far cheaper than every rule's own (redaction runs on every entry read).
+const TRIGGERS = /-----BEGIN|A(?:KIA|SIA|GPA|IDA|ROA|NPA|NVA|IPA)|aws|gh[pousr]_|github_pat_|glpat-|xox[abprs]-|hooks\.slack\.com|[sr]k_(?:live|test)_|sk-|AIza|npm_|pypi-|SG\.|SK[0-9a-f]{32}|hf_|eyJ|AccountKey=|:\/\/|bearer|passw|passphrase|secret|token|api_?key|apikey|access_?key|private_?key|auth/i;
+const UPPERCASE_ASSIGNMENT = /[A-Z0-9_]{3}=/;
 
 // With match indices, to know where a captured secret starts.
 const COMPILED = /* @__PURE__ */ RULES.map((rule) => ({ ...rule, pattern: new RegExp(rule.pattern.source, `${rule.pattern.flags}d`) }));
@@ -60,6 +68,7 @@ const COMPILED = /* @__PURE__ */ RULES.map((rule) => ({ ...rule, pattern: new Re
  * findSecrets("export GITHUB_TOKEN=ghp_" + "a1".repeat(18)); // [{ kind: "github-token", start: 20, end: 60 }]
  */
 export function findSecrets(text: string): SecretFinding[] {
+  if (!TRIGGERS.test(text) && !UPPERCASE_ASSIGNMENT.test(text)) return [];
   const found: SecretFinding[] = [];
   for (const rule of COMPILED) {
     for (const match of text.matchAll(rule.pattern)) {
@@ -99,10 +108,18 @@ export function redactSecrets(text: string): { text: string; findings: SecretFin
 }
 
 function looksSecret(value: string): boolean {
+  // Text already redacted (a JSON key "[REDACTED]\n", "[REDACTED]-") is not found again.
+  if (value.includes("[REDACTED]")) return false;
   if (/^(?:\*+|x+|\.+|<[^>]*>?|\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|%[A-Za-z_]+%|\{\{[^}]*\}\}?|\[REDACTED\]|true|false|null|none|undefined|required|optional|changeme|example|placeholder)$/i.test(value)) return false;
   if (/^[a-z]+(?:[-_.][a-z]+)*$/.test(value)) return false; // a word or identifier, e.g. "password=required", "token=session_id"
   if (/^(?:process\.env|os\.environ|env\.|getenv|secrets\.)/i.test(value)) return false;
   return /[0-9]/.test(value) || /[^A-Za-z]/.test(value) ? highEntropy(value) || value.length >= 12 : false;
+}
+
+// A quoted value with a space in it, a few words long: a passphrase, not a sentence of prose.
+function looksQuotedSecret(value: string): boolean {
+  const words = value.trim().split(/\s+/);
+  return /\s/.test(value.trim()) && words.length <= 6 && !/\$\{|\{\{|<[^>]*>|\[REDACTED\]/.test(value) && looksSecret(value.trim());
 }
 
 function highEntropy(value: string): boolean {

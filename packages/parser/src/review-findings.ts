@@ -1,3 +1,5 @@
+import { capLessonDescription } from "./lesson.js";
+
 /** One finding of a `review.verdict` event. */
 export interface ReviewFinding {
   runId: string;
@@ -10,7 +12,8 @@ export interface ReviewFinding {
 /**
  * The findings of every `review.verdict` event of an ArcheFlow event stream (JSONL), in event
  * order, and the run id (the first event's `run_id`). Malformed lines and findings without a
- * description are reported and skipped. Never throws.
+ * description are reported and skipped; a description is cut to `MAX_LESSON_DESCRIPTION`
+ * characters. Never throws.
  *
  * @example
  * readReviewFindings('{"run_id":"r1","type":"review.verdict","data":{"archetype":"guardian","findings":[{"severity":"warning","description":"Missing validation","category":"code"}]}}\n', "r1.jsonl");
@@ -52,7 +55,8 @@ export function readReviewFindings(text: string, path: string): {
         runId: typeof event.run_id === "string" ? event.run_id : "",
         archetype,
         severity: typeof finding.severity === "string" ? finding.severity : "",
-        description: finding.description,
+        // A finding is a learning, not a log: a huge one is cut (and says so) before it is stored.
+        description: capLessonDescription(finding.description),
         category: typeof finding.category === "string" && finding.category !== "" ? finding.category : null,
       });
     });

@@ -31,6 +31,9 @@ export function scanMarkdownLines(text: string): ScanResult {
   const source = text.split("\n");
   // Most files have no comment at all: then no line needs the comment scan or its offsets.
   const hasComments = text.includes("<!--");
+  // Whether a comment opened at some offset is ever closed is one comparison with the last "-->"
+  // (searching the rest of the text for each unclosed "<!--" was quadratic).
+  const lastClose = hasComments ? text.lastIndexOf("-->") : -1;
   const lineOffsets: number[] = [];
   if (hasComments) {
     let offset = 0;
@@ -60,7 +63,7 @@ export function scanMarkdownLines(text: string): ScanResult {
       // Inside a comment that started on an earlier line: resume after its end.
       const end = raw.indexOf("-->");
       if (end < 0) continue;
-      const closed = appendOutsideComments(pending, raw.slice(end + 3), lineOffsets[index]! + end + 3, text);
+      const closed = appendOutsideComments(pending, raw.slice(end + 3), lineOffsets[index]! + end + 3, lastClose);
       if (closed) {
         push(pending);
         pending = null;
@@ -92,7 +95,7 @@ export function scanMarkdownLines(text: string): ScanResult {
       continue;
     }
     const current: ScannedLine = { text: "", line: lineNumber, fenced: false };
-    if (appendOutsideComments(current, raw, lineOffsets[index]!, text)) push(current);
+    if (appendOutsideComments(current, raw, lineOffsets[index]!, lastClose)) push(current);
     else pending = current;
   }
 
@@ -121,17 +124,21 @@ function isFenceClose(raw: string, fence: { marker: string; length: number }): b
 /**
  * Appends `segment` to `target.text`, skipping HTML comments outside code spans.
  * Returns false when a comment stays open past the end of the segment (it continues on later
- * lines); `absoluteOffset` is where the segment starts in `whole`, to check that it ends at all.
+ * lines); `absoluteOffset` is where the segment starts in the whole text, and `lastClose` where
+ * the whole text's last "-->" starts, to check that a comment ends at all. Linear in the
+ * segment's length, whatever its backtick runs.
  */
-function appendOutsideComments(target: ScannedLine, segment: string, absoluteOffset: number, whole: string): boolean {
+function appendOutsideComments(target: ScannedLine, segment: string, absoluteOffset: number, lastClose: number): boolean {
   const special = /`+|<!--/g;
+  let runs: BacktickRuns | null = null;
   let copiedUpTo = 0;
   let match: RegExpExecArray | null;
   while ((match = special.exec(segment)) !== null) {
     const position = match.index;
     if (match[0] !== "<!--") {
       // A code span: copied verbatim through its closing run of the same length, if any.
-      const close = findBacktickRun(segment, special.lastIndex, match[0].length);
+      runs ??= new BacktickRuns(segment);
+      const close = runs.next(match[0].length, special.lastIndex);
       if (close >= 0) special.lastIndex = close + match[0].length;
       continue;
     }
@@ -142,7 +149,7 @@ function appendOutsideComments(target: ScannedLine, segment: string, absoluteOff
       special.lastIndex = copiedUpTo;
       continue;
     }
-    if (whole.indexOf("-->", absoluteOffset + position + 4) < 0) {
+    if (lastClose < absoluteOffset + position + 4) {
       // Never terminated: the original's non-greedy regex leaves it as text.
       break;
     }
@@ -153,13 +160,35 @@ function appendOutsideComments(target: ScannedLine, segment: string, absoluteOff
   return true;
 }
 
-function findBacktickRun(segment: string, from: number, length: number): number {
-  let position = segment.indexOf("`", from);
-  while (position >= 0) {
-    let runEnd = position;
-    while (segment[runEnd] === "`") runEnd++;
-    if (runEnd - position === length) return position;
-    position = segment.indexOf("`", runEnd);
+/**
+ * The backtick runs of a line, by length, for finding the run that closes a code span: the
+ * line is scanned once, and each length's cursor only moves forward (a search to the end of
+ * the line for every unclosed run was quadratic on a line of runs of many lengths).
+ */
+class BacktickRuns {
+  private readonly starts = new Map<number, number[]>();
+  private readonly cursors = new Map<number, number>();
+
+  constructor(segment: string) {
+    let position = segment.indexOf("`");
+    while (position >= 0) {
+      let runEnd = position;
+      while (segment.charCodeAt(runEnd) === 0x60) runEnd++;
+      const length = runEnd - position;
+      const list = this.starts.get(length);
+      if (list === undefined) this.starts.set(length, [position]);
+      else list.push(position);
+      position = segment.indexOf("`", runEnd);
+    }
   }
-  return -1;
+
+  /** Where the first run of exactly `length` backticks at or after `from` starts, or -1. */
+  next(length: number, from: number): number {
+    const list = this.starts.get(length);
+    if (list === undefined) return -1;
+    let cursor = this.cursors.get(length) ?? 0;
+    while (cursor < list.length && list[cursor]! < from) cursor++;
+    this.cursors.set(length, cursor);
+    return cursor < list.length ? list[cursor]! : -1;
+  }
 }

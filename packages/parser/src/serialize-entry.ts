@@ -1,8 +1,11 @@
 import type { Entry } from "./entry.js";
+import { stripControlCharacters } from "./strip-control-characters.js";
 
 /**
  * An entry as markdown, the way the original printed it: the header line verbatim, then the
- * description and the metadata, each omitted when empty. Ends with one newline.
+ * description and the metadata, each omitted when empty. Ends with one newline. Control
+ * characters other than tab and newline (terminal escapes, NUL) are left out: this is the text
+ * that reaches an agent's context, a terminal and a page.
  *
  * @example
  * serializeEntry(entry);
@@ -12,5 +15,5 @@ export function serializeEntry(entry: Pick<Entry, "headerLine" | "description" |
   let text = `${entry.headerLine}\n`;
   if (entry.description !== "") text += `${entry.description}\n`;
   if (entry.metadataText !== "") text += `${entry.metadataText}\n`;
-  return text;
+  return stripControlCharacters(text);
 }

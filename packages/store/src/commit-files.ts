@@ -4,6 +4,9 @@ import { basename, dirname, join } from "node:path";
 import { readTextFile } from "./read-text-file.js";
 import { StoreError } from "./store-error.js";
 import { errorMessage, hasErrorCode } from "./error-code.js";
+import { assertLockStillHeld } from "./held-locks.js";
+import { encodeLossless } from "./lossless-utf8.js";
+import { MAX_FILE_BYTES } from "./read-user-file.js";
 
 /** The journal of a commit in progress, inside the store directory. */
 export const COMMIT_JOURNAL = ".commit.json";
@@ -26,7 +29,8 @@ const TEMPORARY = /\.iflow-[0-9a-f]{16}\.tmp$/;
  * torn file. Each new content goes to a temporary file beside its target and is fsynced; a
  * journal naming the renames is then written atomically, the renames done, the journal removed.
  * Call it while holding the store's lock (`withStoreLock` finishes an interrupted commit first).
- * Files get mode 0600, new folders 0700.
+ * Files get mode 0600, new folders 0700. A content over `MAX_FILE_BYTES` (which the store could
+ * not read back) is refused before anything is written.
  *
  * @example
  * await commitFiles(storeDir, [
@@ -36,6 +40,13 @@ const TEMPORARY = /\.iflow-[0-9a-f]{16}\.tmp$/;
  */
 export async function commitFiles(directory: string, writes: readonly FileWrite[]): Promise<void> {
   if (writes.length === 0) return;
+  // A file the store could not read back (past the read limit) would lock it out of itself.
+  for (const write of writes) {
+    const bytes = encodeLossless(write.content).length;
+    if (bytes > MAX_FILE_BYTES) {
+      throw new StoreError("STORE_WRITE_FAILED", `cannot write ${basename(write.path)} in ${directory}: it would be ${bytes} bytes, over the ${MAX_FILE_BYTES}-byte limit it must be read back within; nothing was changed — forget or archive entries to make room`);
+    }
+  }
   const nonce = randomBytes(8).toString("hex");
   const renames: Journal["renames"] = [];
   try {
@@ -48,6 +59,13 @@ export async function commitFiles(directory: string, writes: readonly FileWrite[
   } catch (error) {
     await Promise.all(renames.map(({ from }) => unlink(from).catch(() => undefined)));
     throw new StoreError("STORE_WRITE_FAILED", `cannot write ${writes.map((write) => basename(write.path)).join(", ")} in ${directory}: ${errorMessage(error)}; nothing was changed`, { cause: error });
+  }
+  // The point of no return: the lock must still be ours (a stalled writer may have lost it).
+  try {
+    await assertLockStillHeld(directory);
+  } catch (error) {
+    await Promise.all(renames.map(({ from }) => unlink(from).catch(() => undefined)));
+    throw error;
   }
   if (renames.length === 1) {
     await applyRenames(renames);
@@ -113,7 +131,7 @@ async function applyRenames(renames: Journal["renames"], options: { missingIsDon
 async function writeSynced(path: string, content: string): Promise<void> {
   const handle = await open(path, "w", 0o600);
   try {
-    await handle.writeFile(content, "utf8");
+    await handle.writeFile(encodeLossless(content));
     await handle.sync();
   } finally {
     await handle.close();

@@ -1,14 +1,16 @@
 import { readdirSync, statSync, type Stats } from "node:fs";
 import { readFeedback } from "./read-feedback.js";
 import { join } from "node:path";
-import { CATEGORIES, findSecrets, type Category } from "@iflow-memory/parser";
+import { CATEGORIES, findSecrets, redactSecrets, type Category } from "@iflow-memory/parser";
 import { findContradictions, findDuplicateNames } from "@iflow-memory/ranker";
 import { readLastInjection } from "./manage-global-store.js";
 import { prepareSessionInjection } from "./prepare-session-injection.js";
 import { readConfig } from "./read-config.js";
 import { readGlobalStore } from "./read-global-store.js";
 import { readKnowledgeBank } from "./read-knowledge-bank.js";
+import { COMMIT_JOURNAL } from "./commit-files.js";
 import { readEntryFiles } from "./read-entry-files.js";
+import { redactEntriesRead } from "./redact-entries-read.js";
 import { formatWarning } from "./store-warning.js";
 import { planSessionStart, sessionQuery } from "./relevance/plan-session-injection.js";
 import { gatherSessionSignals, type SessionSignals } from "./signals/index.js";
@@ -37,12 +39,13 @@ export async function diagnoseMemory(options: { projectRoot: string; globalStore
   const store = storeHealth(options.globalStoreDir, global.warnings.map(formatWarning));
   checks.push(store);
 
-  const bank = await readKnowledgeBank(options.projectRoot);
+  // Raw (not redacted), to find the secrets in it.
+  const bank = await readKnowledgeBank(options.projectRoot, { raw: true });
   checks.push({ name: "knowledge bank", status: bank.warnings.length === 0 ? "ok" : "warning", details: bank.warnings.length === 0 ? [`${bank.entries.length} entries`] : bank.warnings.map(formatWarning) });
 
   // Raw global entries (not redacted), to find the secrets in them.
   const raw = store.status === "problem" ? { entries: [] } : await readEntryFiles(options.globalStoreDir, "global");
-  const all = [...bank.entries, ...global.entries];
+  const all = [...redactEntriesRead(bank, "the knowledge bank").entries, ...global.entries];
 
   const duplicates = findDuplicateNames(all);
   checks.push({
@@ -59,8 +62,8 @@ export async function diagnoseMemory(options: { projectRoot: string; globalStore
   });
 
   const secrets = [...bank.entries, ...raw.entries].flatMap((entry) => {
-    const kinds = [...new Set(findSecrets(`${entry.description}\n${entry.metadataText}`).map((finding) => finding.kind))];
-    return kinds.length === 0 ? [] : [`${entry.origin.path}:${entry.origin.line}: "${entry.name}" contains ${kinds.join(", ")}`];
+    const kinds = [...new Set(findSecrets(`${entry.headerLine}\n${entry.description}\n${entry.metadataText}`).map((finding) => finding.kind))];
+    return kinds.length === 0 ? [] : [`${entry.origin.path}:${entry.origin.line}: "${redactSecrets(entry.name).text}" contains ${kinds.join(", ")}`];
   });
   checks.push({ name: "secrets", status: secrets.length === 0 ? "ok" : "problem", details: secrets });
   return checks;
@@ -86,6 +89,10 @@ function storeHealth(directory: string, unread: string[]): HealthCheck {
     names = readdirSync(directory);
   } catch (error) {
     return { name: "global store", status: "problem", details: [`${directory} cannot be read (${(error as NodeJS.ErrnoException).code ?? "error"})`] };
+  }
+  if (names.includes(COMMIT_JOURNAL)) {
+    status = "warning";
+    details.push(`${join(directory, COMMIT_JOURNAL)}: a change to the store was interrupted (its writer stopped mid-commit); readers already see it as done, and the next change to the store completes it`);
   }
   for (const category of CATEGORIES as readonly Category[]) {
     if (!names.includes(`${category}.md`)) continue;

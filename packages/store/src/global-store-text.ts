@@ -1,4 +1,4 @@
-import type { Category, Confidence } from "@iflow-memory/parser";
+import { toMetadataValue, type Category, type Confidence } from "@iflow-memory/parser";
 
 const TITLES: Record<Category, string> = { "anti-patterns": "Anti-Patterns", heuristics: "Heuristics", patterns: "Patterns" };
 const PREFIXES: Record<Category, string> = { "anti-patterns": "Anti-Pattern", heuristics: "Heuristic", patterns: "Pattern" };
@@ -34,14 +34,14 @@ export interface GlobalEntryFields {
  */
 export function formatGlobalEntry(fields: GlobalEntryFields): string {
   return [
-    `### ${PREFIXES[fields.category]}: ${fields.name}`,
+    `### ${PREFIXES[fields.category]}: ${toMetadataValue(fields.name)}`,
     fields.description,
-    `- Content-Hash: sha256:${fields.contentHash}`,
-    `- Source: ${fields.sources.join("; ")}`,
+    `- Content-Hash: sha256:${toMetadataValue(fields.contentHash)}`,
+    `- Source: ${fields.sources.map(toMetadataValue).join("; ")}`,
     `- Observation count: ${fields.observationCount}`,
-    `- Last observed: ${fields.lastObserved}`,
-    `- Tags: ${fields.tags}`,
-    `- Confidence: ${fields.confidence}`,
+    `- Last observed: ${toMetadataValue(fields.lastObserved)}`,
+    `- Tags: ${toMetadataValue(fields.tags)}`,
+    `- Confidence: ${toMetadataValue(fields.confidence)}`,
     "",
   ].join("\n");
 }
@@ -85,10 +85,30 @@ export function recordObservation(text: string, headerLine: number, update: { ob
       tail++;
     }
   };
-  set("Source", (old) => (old === null || old === "" ? update.source : `${old}; ${update.source}`));
+  const source = toMetadataValue(update.source);
+  set("Source", (old) => (old === null || old === "" ? source : `${old}; ${source}`));
   set("Observation count", () => String(update.observationCount));
-  set("Last observed", () => update.lastObserved);
+  set("Last observed", () => toMetadataValue(update.lastObserved));
   return [...lines.slice(0, start), ...entry, ...lines.slice(end)].join("\n");
+}
+
+// In a provenance, "," separates the project from its feature and ";" one provenance from the
+// next: in a name they are percent-encoded (and "%" with them, so that the encoding is one-to-one).
+const PROVENANCE_ESCAPES: Record<string, string> = { "%": "%25", ";": "%3B", ",": "%2C" };
+const escapeProvenanceName = (name: string) => toMetadataValue(name).replace(/[%;,]/g, (character) => PROVENANCE_ESCAPES[character]!);
+
+/**
+ * The provenance a promotion records in `Source`: the project, and the feature when there is
+ * one. Each name is one line (see `toMetadataValue`) and holds no `;` or `,` of its own, so a
+ * `Source` value always splits back into the provenances written — a project is never counted
+ * twice because its name looks like two.
+ *
+ * @example
+ * provenanceOf("webshop", "042"); // "webshop, Feature #042"
+ * provenanceOf("a; b", undefined); // "a%3B b"
+ */
+export function provenanceOf(project: string, feature: string | undefined): string {
+  return feature === undefined ? escapeProvenanceName(project) : `${escapeProvenanceName(project)}, Feature #${escapeProvenanceName(feature)}`;
 }
 
 /** The provenance items of a `Source` value: "a, Feature #1; b, Feature #2" → ["a, Feature #1", "b, Feature #2"]. */
@@ -111,6 +131,7 @@ export function recordMetadata(text: string, headerLine: number, key: string, va
   while (end < lines.length && !/^#{1,3} /.test(lines[end]!)) end++;
   const entry = lines.slice(start, end);
   const index = entry.findIndex((line) => line.toLowerCase().startsWith(`- ${key.toLowerCase()}:`));
+  value = toMetadataValue(value);
   if (index >= 0 && value === "" && options.removeWhenEmpty === true) {
     entry.splice(index, 1);
   } else if (index >= 0) {

@@ -1,7 +1,8 @@
 import { appendFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { lessonId, lessonNumber, parseLessonLines, serializeLesson, type Lesson, type LessonLine, type LessonWarning } from "@iflow-memory/parser";
+import { lessonId, parseLessonLines, serializeLesson, type Lesson, type LessonLine, type LessonWarning } from "@iflow-memory/parser";
 import { commitFiles } from "./commit-files.js";
+import { readCommittedFiles } from "./read-committed-files.js";
 import { readTextFile, readTextFileSync } from "./read-text-file.js";
 import { StoreError } from "./store-error.js";
 import { withStoreLock } from "./with-store-lock.js";
@@ -14,7 +15,8 @@ export const LESSONS_STATE_FILE = ".iflow-memory-lessons.json";
 
 export interface LessonsState {
   /** The highest id number ever given, so that ids are never reused, even after an archive is cleared. */
-  highestId: number;
+  /** A number, or a string of digits when past 2^53. */
+  highestId: number | string;
   /** Runs already extracted, oldest first; extracting one again changes nothing. */
   extractedRuns: string[];
 }
@@ -48,7 +50,8 @@ export interface LessonsChange {
  * const { lessons, warnings } = await readLessons(".archeflow/memory");
  */
 export async function readLessons(directory: string): Promise<LessonsRead> {
-  const [lessons, archive] = await Promise.all([readLessonFile(join(directory, "lessons.jsonl")), readLessonFile(join(directory, "archive.jsonl"))]);
+  // lessons.jsonl and archive.jsonl change together (forget, decay): read as one commit left them.
+  const [lessons, archive] = (await readCommittedFiles(directory, [join(directory, "lessons.jsonl"), join(directory, "archive.jsonl")], (path, target) => readLessonFile(path, { as: target }))) as [LessonFileRead, LessonFileRead];
   const audit = await readAudit(join(directory, "audit.jsonl"));
   return {
     directory,
@@ -91,7 +94,13 @@ export async function updateLessons<T>(
       state,
       warnings: [...lessonsFile.warnings, ...archiveFile.warnings, ...audit.warnings],
     };
-    let highest = Math.max(state.highestId, ...[...current.lessons, ...current.archive].map((lesson) => lessonNumber(lesson.id) ?? 0));
+    // In bigints: an id past 2^53 (m-999999999999999999999) is still followed by the next one,
+    // in full digits. A loop, not a spread: a file may hold more lessons than a call has arguments.
+    let highest = BigInt(state.highestId);
+    for (const lesson of [current.lessons, current.archive].flat()) {
+      const number = idNumber(lesson.id);
+      if (number !== null && number > highest) highest = number;
+    }
     const newId = () => lessonId(++highest);
     const { change: planned, result } = change(current, newId);
 
@@ -100,7 +109,9 @@ export async function updateLessons<T>(
     if (planned.archive !== undefined && planned.archive.length > 0) {
       writes.push({ path: archivePath, content: appendLessons(archiveFile.text, planned.archive, lessonsFile.lines) });
     }
-    const nextState = { ...(planned.state ?? state), highestId: Math.max(highest, planned.state?.highestId ?? 0) };
+    const plannedHighest = BigInt(planned.state?.highestId ?? 0);
+    const nextHighest = plannedHighest > highest ? plannedHighest : highest;
+    const nextState = { ...(planned.state ?? state), highestId: nextHighest <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(nextHighest) : nextHighest.toString() };
     if (writes.length > 0 || JSON.stringify(nextState) !== JSON.stringify(state)) {
       writes.push({ path: join(absolute, LESSONS_STATE_FILE), content: `${JSON.stringify(nextState, null, 2)}\n` });
     }
@@ -113,8 +124,17 @@ export async function updateLessons<T>(
   });
 }
 
-async function readLessonFile(path: string, options: { forUpdate?: boolean } = {}): Promise<{ lines: LessonLine[]; text: string; warnings: LessonWarning[] }> {
-  const file = await readTextFile(path);
+interface LessonFileRead {
+  lines: LessonLine[];
+  text: string;
+  warnings: LessonWarning[];
+}
+
+// `as`: the file the warnings name, when `path` is a commit's temporary standing in for it.
+async function readLessonFile(readPath: string, options: { forUpdate?: boolean; as?: string } = {}): Promise<LessonFileRead> {
+  const path = options.as ?? readPath;
+  // For an update the lines are written back: bytes that are not UTF-8 stay as they were.
+  const file = await readTextFile(readPath, { lossless: options.forUpdate === true });
   if ("missing" in file) return { lines: [], text: "", warnings: [] };
   if ("warning" in file) {
     if (options.forUpdate === true) throw new StoreError("STORE_UNREADABLE", `cannot change ${path}: ${file.warning.message.replace(/; skipped$/, "")}; nothing was changed — fix or move the file, then run the command again`);
@@ -147,12 +167,17 @@ function readState(directory: string): LessonsState {
   try {
     const state = JSON.parse(file.text) as Partial<LessonsState>;
     return {
-      highestId: Number.isSafeInteger(state.highestId) ? (state.highestId as number) : 0,
+      highestId: Number.isSafeInteger(state.highestId) || (typeof state.highestId === "string" && /^\d{1,400}$/.test(state.highestId)) ? (state.highestId as number | string) : 0,
       extractedRuns: Array.isArray(state.extractedRuns) ? state.extractedRuns.filter((run): run is string => typeof run === "string") : [],
     };
   } catch {
     return { highestId: 0, extractedRuns: [] };
   }
+}
+
+function idNumber(id: string): bigint | null {
+  const match = /^m-(\d{1,400})$/.exec(id);
+  return match === null ? null : BigInt(match[1]!);
 }
 
 function valid(lines: readonly LessonLine[]): Lesson[] {

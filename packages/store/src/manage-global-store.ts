@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { CATEGORIES, parseKnowledgeBank, type Category, type Entry } from "@iflow-memory/parser";
+import { CATEGORIES, parseKnowledgeBank, redactEntry, type Category, type Entry } from "@iflow-memory/parser";
 import { CATEGORY_PRIORITY, sortEntries } from "@iflow-memory/ranker";
 import { commitFiles } from "./commit-files.js";
 import { recordMetadata } from "./global-store-text.js";
@@ -177,10 +177,11 @@ async function readStoreFiles(directory: string): Promise<Record<Category, { tex
   const result = {} as Record<Category, { text: string; entries: Entry[] }>;
   for (const category of CATEGORIES) {
     const path = join(directory, `${category}.md`);
-    const file = await readTextFile(path);
+    const file = await readTextFile(path, { lossless: true });
     if ("warning" in file) throw new StoreError("STORE_UNREADABLE", `cannot read ${path}: ${file.warning.message}`);
     const text = "text" in file ? file.text : "";
-    result[category] = { text, entries: parseKnowledgeBank(text, { category, scope: "global", path }).entries };
+    // Entries locate lines to change; what is said about them never carries a secret.
+    result[category] = { text, entries: parseKnowledgeBank(text, { category, scope: "global", path }).entries.map((entry) => redactEntry(entry).entry) };
   }
   return result;
 }

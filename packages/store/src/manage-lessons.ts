@@ -1,4 +1,4 @@
-import { readReviewFindings, type Lesson } from "@iflow-memory/parser";
+import { capLessonDescription, readReviewFindings, type Lesson } from "@iflow-memory/parser";
 import {
   checkLessonEffectiveness,
   decayLessons,
@@ -29,6 +29,7 @@ export async function addLesson(
   fields: { description: string; type?: string; domain?: string; tags?: string[]; severity?: string },
   clock?: () => Date,
 ): Promise<Lesson> {
+  const description = capLessonDescription(fields.description);
   return updateLessons(directory, ({ lessons }, newId) => {
     const lesson: Lesson = {
       id: newId(),
@@ -36,11 +37,11 @@ export async function addLesson(
       run_id: "manual",
       type: fields.type ?? "preference",
       source: "user_feedback",
-      description: fields.description,
+      description,
       frequency: 1,
       severity: fields.severity ?? "info",
       domain: fields.domain ?? "general",
-      tags: fields.tags ?? lessonTags(fields.description),
+      tags: fields.tags ?? lessonTags(description),
       archetype: null,
       last_seen_run: "",
       runs_since_last_seen: 0,

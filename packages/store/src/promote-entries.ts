@@ -1,10 +1,10 @@
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
-import { CATEGORIES, hashContent, parseKnowledgeBank, redactSecrets, type Category, type Entry } from "@iflow-memory/parser";
+import { CATEGORIES, hashContent, parseKnowledgeBank, redactEntry, type Category, type Entry } from "@iflow-memory/parser";
 import { classifyEntry } from "@iflow-memory/ranker";
 import { commitFiles } from "./commit-files.js";
 import { gatherProjectFacts } from "./gather-project-facts.js";
-import { appendGlobalEntry, formatGlobalEntry, recordObservation, sourceItems } from "./global-store-text.js";
+import { appendGlobalEntry, formatGlobalEntry, provenanceOf, recordObservation, sourceItems } from "./global-store-text.js";
 import { readKnowledgeBank } from "./read-knowledge-bank.js";
 import { readTextFile, readTextFileSync } from "./read-text-file.js";
 import { StoreError } from "./store-error.js";
@@ -81,9 +81,9 @@ interface PromotionsState {
  */
 export async function promoteEntries(options: PromoteOptions): Promise<PromoteResult> {
   const project = options.project ?? projectName(options.projectRoot);
-  const provenance = options.feature === undefined ? project : `${project}, Feature #${options.feature}`;
+  const provenance = provenanceOf(project, options.feature);
   const now = isoTimestamp(options.now ?? new Date());
-  const bank = await readKnowledgeBank(options.projectRoot);
+  const bank = await readKnowledgeBank(options.projectRoot, { raw: true });
   const warnings = bank.warnings.map((warning) => `${warning.path}${warning.line === undefined ? "" : `:${warning.line}`}: ${warning.message}`);
 
   const run = async (): Promise<PromoteResult> => {
@@ -100,14 +100,12 @@ export async function promoteEntries(options: PromoteOptions): Promise<PromoteRe
 
     // Secrets never reach the store: redacted (or refused) before anything is classified or hashed.
     const prepared = chosen.map((entry) => {
-      const description = redactSecrets(entry.description);
-      const metadata = redactSecrets(entry.metadataText);
-      const redacted = [...description.findings, ...metadata.findings].map((finding) => finding.kind);
+      const { entry: redactedEntry, kinds: redacted } = redactEntry(entry);
       if (redacted.length > 0 && options.strict === true) {
-        throw new StoreError("SECRET_FOUND", `refusing to promote "${entry.name}": it contains a secret (${[...new Set(redacted)].join(", ")}); remove it from the knowledge bank, or promote without --strict to redact it`);
+        throw new StoreError("SECRET_FOUND", `refusing to promote "${redactedEntry.name}": it contains a secret (${[...new Set(redacted)].join(", ")}); remove it from the knowledge bank, or promote without --strict to redact it`);
       }
-      if (redacted.length > 0) warnings.push(`"${entry.name}": ${redacted.length} secret${redacted.length === 1 ? "" : "s"} (${[...new Set(redacted)].join(", ")}) replaced by [REDACTED]`);
-      const clean: Entry = { ...entry, description: description.text, metadataText: metadata.text, contentHash: hashContent(description.text) };
+      if (redacted.length > 0) warnings.push(`"${redactedEntry.name}": ${redacted.length} secret${redacted.length === 1 ? "" : "s"} (${[...new Set(redacted)].join(", ")}) replaced by [REDACTED]`);
+      const clean: Entry = { ...redactedEntry, contentHash: hashContent(redactedEntry.description) };
       return { entry: clean, redacted };
     });
 
@@ -146,6 +144,7 @@ export async function promoteEntries(options: PromoteOptions): Promise<PromoteRe
         results.push({ ...base, action: "counted", observationCount: match.observationCount });
       }
     }
+    const original = { ...texts };
     const changed = new Set<Category>();
     for (const update of updates.sort((a, b) => b.line - a.line)) {
       texts[update.category] = recordObservation(texts[update.category], update.line, { observationCount: update.observationCount, lastObserved: now, source: provenance });
@@ -157,6 +156,11 @@ export async function promoteEntries(options: PromoteOptions): Promise<PromoteRe
       if (appended[category].length === 0) continue;
       texts[category] = appendGlobalEntry(texts[category], category, appended[category].join("\n"));
       changed.add(category);
+    }
+
+    for (const category of changed) {
+      const added = results.filter((result) => result.action === "added" && result.category === category).map((result) => result.contentHash);
+      assertReadsBack(join(options.globalStoreDir, `${category}.md`), category, original[category], texts[category], updates, added);
     }
 
     // What this run promoted: an entry already counted for this provenance changed nothing.
@@ -174,6 +178,23 @@ export async function promoteEntries(options: PromoteOptions): Promise<PromoteRe
     return { project, provenance, entries: results, summary, dryRun: options.dryRun === true, warnings };
   };
   return options.dryRun === true ? run() : withStoreLock(options.globalStoreDir, run);
+}
+
+// Whatever the names and texts held, the store must read back as exactly what this promotion
+// meant to write: every entry it had, with only the counts it updated changed, then the entries
+// it added, each observed once. Anything else (an entry's text that opens a comment or a code
+// fence the next entry falls into, a forged header) is refused before a byte is written.
+function assertReadsBack(path: string, category: Category, before: string, after: string, updates: ReadonlyArray<{ category: Category; line: number; observationCount: number }>, added: readonly string[]): void {
+  const read = (text: string) => parseKnowledgeBank(text, { category, scope: "global", path }).entries;
+  const counts = new Map(updates.filter((update) => update.category === category).map((update) => [update.line, update.observationCount]));
+  const expected = [
+    ...read(before).map((entry) => `${entry.contentHash} ${counts.get(entry.origin.line) ?? entry.observationCount}`),
+    ...added.map((hash) => `${hash} 1`),
+  ];
+  const actual = read(after).map((entry) => `${entry.contentHash} ${entry.observationCount}`);
+  if (actual.length !== expected.length || actual.some((line, index) => line !== expected[index])) {
+    throw new StoreError("STORE_WRITE_FAILED", `cannot promote into ${path}: the file would not read back as written (an entry's text opens a comment or a code fence that swallows what follows); nothing was changed — close it in the knowledge bank, then promote again`);
+  }
 }
 
 function select(entries: readonly Entry[], selection: PromoteSelection, seen: Set<string>, projectRoot: string, named: ReadonlySet<string>): Entry[] {
@@ -200,10 +221,25 @@ function select(entries: readonly Entry[], selection: PromoteSelection, seen: Se
 }
 
 // The "### " lines git shows as added to the knowledge bank since a revision (committed or not).
+// The revision is the user's text: it is resolved to a commit first, after --end-of-options, so
+// that "--output=FILE" is a revision that does not exist, never an option git obeys; only the
+// commit's hex id reaches `git diff`.
 function headersAddedSince(projectRoot: string, revision: string): Set<string> {
+  const git = (args: string[]) => execFileSync("git", ["-C", projectRoot, ...args], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+  const notARevision = (reason: string, cause?: unknown) =>
+    new StoreError("GIT_FAILED", `cannot list the entries added since ${JSON.stringify(revision)}: ${reason}; pass a revision of this repository, or use --all`, { cause });
+  if (revision.startsWith("-") || revision === "" || /[\0-\x1f]/.test(revision)) throw notARevision("it is not a revision");
+  let commit: string;
+  try {
+    commit = git(["rev-parse", "--verify", "--quiet", "--end-of-options", `${revision}^{commit}`]).trim();
+  } catch (error) {
+    const said = ((error as { stderr?: string }).stderr ?? "").trim().split("\n")[0];
+    throw notARevision(said === undefined || said === "" ? "git knows no such commit" : `git says: ${said}`, error);
+  }
+  if (!/^[0-9a-f]{40,64}$/.test(commit)) throw notARevision("git knows no such commit");
   let diff: string;
   try {
-    diff = execFileSync("git", ["-C", projectRoot, "diff", "--no-color", "--unified=0", revision, "--", "docs/knowledge-bank"], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+    diff = git(["diff", "--no-color", "--unified=0", commit, "--", "docs/knowledge-bank"]);
   } catch (error) {
     const reason = ((error as { stderr?: string }).stderr ?? (error as Error).message).trim().split("\n")[0];
     throw new StoreError("GIT_FAILED", `cannot list the entries added since ${revision}: git says: ${reason}; pass a revision of this repository, or use --all`, { cause: error });
@@ -217,7 +253,8 @@ function sourceOf(entry: Entry): string | undefined {
 
 async function readStoreFile(directory: string, category: Category): Promise<string> {
   const path = join(directory, `${category}.md`);
-  const file = await readTextFile(path);
+  // Edited and written back: bytes that are not UTF-8 stay as they were.
+  const file = await readTextFile(path, { lossless: true });
   if ("text" in file) return file.text;
   if ("missing" in file) return "";
   throw new StoreError("STORE_UNREADABLE", `cannot read ${path}: ${file.warning.message}; fix or move it, then promote again`);

@@ -1,3 +1,4 @@
+import { decodeLossless } from "./lossless-utf8.js";
 import { readUserFile, readUserFileSync, type UserFileOptions, type UserFileResult } from "./read-user-file.js";
 import type { StoreWarning } from "./store-warning.js";
 
@@ -7,14 +8,16 @@ export type TextFileResult = { text: string } | { missing: true } | { warning: S
  * Reads a user-written text file through `readUserFile` (regular files only, at most
  * `MAX_FILE_BYTES`, never waiting on a FIFO or a device): invalid UTF-8 becomes U+FFFD, a BOM
  * is dropped, a missing file is `{ missing: true }`, and anything else that goes wrong is a
- * warning, never a throw.
+ * warning, never a throw. With `lossless` (a file about to be edited and written back), invalid
+ * UTF-8 is kept byte for byte instead (see `decodeLossless`; `commitFiles` and
+ * `writeFileAtomically` write it back as it was).
  *
  * @example
  * const file = await readTextFile("docs/knowledge-bank/patterns.md");
  * if ("text" in file) parseKnowledgeBank(file.text, { category: "patterns", scope: "local", path });
  */
-export async function readTextFile(path: string, options?: UserFileOptions): Promise<TextFileResult> {
-  return decoded(await readUserFile(path, options));
+export async function readTextFile(path: string, options?: UserFileOptions & { lossless?: boolean }): Promise<TextFileResult> {
+  return decoded(await readUserFile(path, options), options?.lossless === true);
 }
 
 /**
@@ -29,8 +32,12 @@ export function readTextFileSync(path: string, options?: UserFileOptions): TextF
   return decoded(readUserFileSync(path, options));
 }
 
-function decoded(file: UserFileResult): TextFileResult {
+function decoded(file: UserFileResult, lossless = false): TextFileResult {
   if (!("bytes" in file)) return file;
+  if (lossless) {
+    const text = decodeLossless(file.bytes);
+    return { text: text.charCodeAt(0) === 0xfeff ? text.slice(1) : text };
+  }
   // Buffer's decoding replaces invalid UTF-8 as TextDecoder does, without TextDecoder's cost on
   // first use (half a millisecond of a warm session start).
   const { buffer, byteOffset, byteLength } = file.bytes;

@@ -2,6 +2,7 @@ import { chmodSync, renameSync, statSync, unlinkSync } from "node:fs";
 import { parseSettingsObject } from "./parse-settings-object.js";
 import { readTextFile } from "./read-text-file.js";
 import { StoreError } from "./store-error.js";
+import { settingsLinkTarget } from "./settings-link-target.js";
 import { writeFileAtomically } from "./write-file-atomically.js";
 
 /** What `revertSettingsFile` did to the file. */
@@ -52,16 +53,18 @@ export async function revertSettingsFile<T extends { changed: boolean }>(
     const same = "text" in file && "text" in now && now.text === file.text;
     if (!same && attempt < 5) continue;
     if (!same) throw new StoreError("STORE_WRITE_FAILED", `cannot change ${path}: another program keeps changing it; close it (Claude Code) and run the uninstall again`);
-    const mode = statSync(path).mode & 0o777;
+    // A link (a dotfiles repository) stays a link: its target is what is replaced or removed.
+    const target = settingsLinkTarget(path);
+    const mode = statSync(target).mode & 0o777;
     if (restore) {
-      renameSync(backup, path); // atomic, and the bytes (BOM, indentation, key order) are the user's own
-      chmodSync(path, mode);
+      renameSync(backup, target); // atomic, and the bytes (BOM, indentation, key order) are the user's own
+      chmodSync(target, mode);
       return { ...result, outcome: "restored", backupRemoved: backup };
     }
-    if (deleteFile) unlinkSync(path);
+    if (deleteFile) unlinkSync(target);
     else {
-      await writeFileAtomically(path, `${JSON.stringify(result.settings, null, 2)}\n`);
-      chmodSync(path, mode);
+      await writeFileAtomically(target, `${JSON.stringify(result.settings, null, 2)}\n`);
+      chmodSync(target, mode);
     }
     return { ...result, outcome: deleteFile ? "deleted" : "rewritten", backupRemoved: removeIfPresent(backup) };
   }

@@ -179,7 +179,8 @@ function formatBankEntry(memory: CleanMemory, now: string): string {
 }
 
 async function readBankFile(path: string): Promise<string | null> {
-  const file = await readTextFile(path);
+  // Edited and written back: bytes that are not UTF-8 stay as they were.
+  const file = await readTextFile(path, { lossless: true });
   if ("missing" in file) return null;
   if ("warning" in file) {
     throw new StoreError("STORE_UNREADABLE", `cannot store into ${path}: ${file.warning.message.replace(/; skipped$/, "")}; fix or move the file, then store again`);

@@ -1,6 +1,7 @@
 import { chmodSync, copyFileSync, statSync } from "node:fs";
 import { parseSettingsObject } from "./parse-settings-object.js";
 import { readTextFile } from "./read-text-file.js";
+import { settingsLinkTarget } from "./settings-link-target.js";
 import { StoreError } from "./store-error.js";
 import { writeFileAtomically } from "./write-file-atomically.js";
 
@@ -33,10 +34,12 @@ export async function updateSettingsFile<T extends { changed: boolean }>(
       backup = `${path}.iflow-memory.bak`;
       copyFileSync(path, backup);
     }
-    // A settings file that existed keeps its mode; a new one is private (0600).
-    const mode = "text" in file ? statSync(path).mode & 0o777 : null;
-    await writeFileAtomically(path, `${JSON.stringify(result.settings, null, 2)}\n`);
-    if (mode !== null) chmodSync(path, mode);
+    // A settings file that existed keeps its mode; a new one is private (0600). A link (a
+    // dotfiles repository) stays a link: its target is what is replaced, atomically.
+    const target = settingsLinkTarget(path);
+    const mode = "text" in file ? statSync(target).mode & 0o777 : null;
+    await writeFileAtomically(target, `${JSON.stringify(result.settings, null, 2)}\n`);
+    if (mode !== null) chmodSync(target, mode);
     return { ...result, backup };
   }
 }

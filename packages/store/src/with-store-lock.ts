@@ -1,19 +1,23 @@
 import { randomBytes } from "node:crypto";
-import { link, mkdir, stat, unlink, writeFile } from "node:fs/promises";
+import { link, mkdir, stat, unlink, utimes, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { recoverCommit } from "./commit-files.js";
 import { readTextFile } from "./read-text-file.js";
 import { StoreError } from "./store-error.js";
 import { errorMessage, hasErrorCode } from "./error-code.js";
+import { forgetHeldLock, LOCK_FILE, rememberHeldLock } from "./held-locks.js";
 
-/** The lock file's name inside a store directory. */
-export const LOCK_FILE = ".lock";
+export { LOCK_FILE };
 
 export interface StoreLockOptions {
   /** Give up after this long (default 10 s): a store is never held that long by a healthy writer. */
   timeoutMs?: number;
-  /** A lock older than this is stale whoever holds it (default 60 s); a lock of a dead process is stale at once. */
+  /**
+   * A lock of another host whose heartbeat (its file's mtime, refreshed by its holder) is older
+   * than this is stale (default 60 s). A lock of this host is stale only when its process is
+   * gone: a live holder, even one stalled for minutes, keeps it.
+   */
   staleMs?: number;
 }
 
@@ -27,8 +31,10 @@ interface LockOwner {
 /**
  * Runs `action` while holding the exclusive lock of a store directory, and releases it after,
  * whatever happens. The lock is a file created atomically (hard link of a complete temporary
- * file), so a reader never sees a half-written owner. A lock left by a process that died
- * (same host, pid gone) or older than `staleMs` is recovered. Before `action` runs, a commit
+ * file), so a reader never sees a half-written owner. A lock is broken only when its holder is
+ * provably gone: on this host, its process no longer exists; on another, its heartbeat is older
+ * than `staleMs`. The holder refreshes the heartbeat while `action` runs, and `commitFiles`
+ * checks that the lock is still its own before it commits. Before `action` runs, a commit
  * that a crashed writer left half-done is finished (see `commitFiles`), so `action` always
  * reads a consistent store.
  *
@@ -61,11 +67,27 @@ export async function withStoreLock<T>(directory: string, action: () => Promise<
     await sleep(delay + Math.random() * delay);
     delay = Math.min(delay * 2, 100);
   }
+  rememberHeldLock(directory, owner.nonce);
+  const heartbeat = setInterval(() => void beat(lockPath, owner), Math.max(10, Math.floor(staleMs / 4)));
+  heartbeat.unref();
   try {
     await recoverCommit(directory);
     return await action();
   } finally {
+    clearInterval(heartbeat);
+    forgetHeldLock(directory);
     await releaseLock(lockPath, owner);
+  }
+}
+
+// The lock's heartbeat: its mtime, refreshed while it is still ours.
+async function beat(lockPath: string, owner: LockOwner): Promise<void> {
+  try {
+    if ((await readOwner(lockPath))?.nonce !== owner.nonce) return;
+    const now = new Date();
+    await utimes(lockPath, now, now);
+  } catch {
+    // a missed beat only brings the lock closer to stale on another host
   }
 }
 
@@ -102,9 +124,13 @@ async function breakIfStale(lockPath: string, staleMs: number): Promise<void> {
     if (age !== null && age > staleMs) await removeIfSame(lockPath, null);
     return;
   }
-  const dead = owner.host === hostname() && !isAlive(owner.pid);
+  // On this host the process table tells for sure; elsewhere only the heartbeat can.
+  if (owner.host === hostname()) {
+    if (!isAlive(owner.pid)) await removeIfSame(lockPath, owner.nonce);
+    return;
+  }
   const age = await ageOf(lockPath);
-  if (dead || (age !== null && age > staleMs)) await removeIfSame(lockPath, owner.nonce);
+  if (age !== null && age > staleMs) await removeIfSame(lockPath, owner.nonce);
 }
 
 // Two waiters may both find the same stale lock; the break lock makes sure only one removes it,

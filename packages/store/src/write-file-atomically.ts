@@ -1,5 +1,8 @@
 import { closeSync, fchmodSync, fsyncSync, mkdirSync, openSync, renameSync, unlinkSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
+import { errorMessage } from "./error-code.js";
+import { encodeLossless } from "./lossless-utf8.js";
+import { StoreError } from "./store-error.js";
 
 /**
  * Writes a whole file so that readers see the old content or the new, never a torn one:
@@ -21,7 +24,7 @@ export async function writeFileAtomically(path: string, content: string, options
     const descriptor = openCreating(temporary);
     try {
       if (options.mode !== undefined) fchmodSync(descriptor, options.mode);
-      const bytes = Buffer.from(content, "utf8");
+      const bytes = encodeLossless(content);
       for (let written = 0; written < bytes.length; ) written += writeSync(descriptor, bytes, written);
       if (options.durable !== false) fsyncSync(descriptor);
     } finally {
@@ -34,7 +37,7 @@ export async function writeFileAtomically(path: string, content: string, options
     } catch {
       // never created, or already renamed
     }
-    throw error;
+    throw new StoreError("STORE_WRITE_FAILED", `cannot write ${path}: ${errorMessage(error)}; nothing was changed`, { cause: error });
   }
 }
 

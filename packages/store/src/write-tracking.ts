@@ -73,6 +73,8 @@ export async function writeTracking(globalStoreDir: string, record: TrackingReco
     // Not fsynced: written at every session start, and losing it in a power cut loses nothing.
     await writeFileAtomically(path, `${JSON.stringify(record, null, 2)}\n`, { durable: false });
   } catch (cause) {
-    throw new Error(`cannot write ${path}: ${(cause as NodeJS.ErrnoException).code ?? (cause as Error).message}`, { cause });
+    // The system error under writeFileAtomically's own: its code is the whole reason here.
+    const system = ((cause as { cause?: unknown }).cause ?? cause) as NodeJS.ErrnoException;
+    throw new Error(`cannot write ${path}: ${system.code ?? system.message}`, { cause });
   }
 }

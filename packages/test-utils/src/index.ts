@@ -158,3 +158,4 @@ export function findChromium(): { executable: string } | { executable: null; mis
   }
   return { executable: null, missing: "no Chromium: install Debian's chromium (apt-get install chromium; .ci/run does it when it can) or set IFLOW_MEMORY_CHROMIUM" };
 }
+export { hostileText } from "./hostile-text.js";

@@ -138,7 +138,7 @@ export function startSessionSignals(options: GatherSessionSignalsOptions): Pendi
   let started: Promise<void> | undefined;
   if (git !== null) {
     const repository = git;
-    skipped.push(...repository.notes);
+    for (const note of repository.notes) skipped.push(note);
     const env = gitEnvironment(options.env ?? process.env);
     const logArgs = repository.hasCommits
       ? [
@@ -172,7 +172,7 @@ export function startSessionSignals(options: GatherSessionSignalsOptions): Pendi
     const found = readProjectStack(projectRoot);
     project = found.name ?? project;
     stack = found.stack;
-    skipped.push(...found.skipped);
+    for (const note of found.skipped) skipped.push(note);
   } catch (error) {
     skipped.push(`the project's manifests cannot be read (${(error as Error).message}); stack skipped`);
   }

@@ -70,7 +70,7 @@ export function readProjectStack(projectRoot: string): ProjectStack {
     }
   }
   if (existsSync(join(projectRoot, "tsconfig.json")) || packageDependencies.includes("typescript")) markers.push("typescript");
-  dependencies.push(...packageDependencies.filter((name) => !name.startsWith("@types/")));
+  for (const name of packageDependencies.filter((name) => !name.startsWith("@types/"))) dependencies.push(name);
 
   const pyproject = read("pyproject.toml");
   if (present.has("pyproject.toml") || existsSync(join(projectRoot, "setup.py")) || existsSync(join(projectRoot, "requirements.txt"))) markers.push("python");
@@ -85,7 +85,7 @@ export function readProjectStack(projectRoot: string): ProjectStack {
         }
       }
     }
-    dependencies.push(...tableKeys(keys, /^tool\.poetry\.(?:dependencies|dev-dependencies|group\.[^.]+\.dependencies)$/).filter((name) => name !== "python"));
+    for (const name of tableKeys(keys, /^tool\.poetry\.(?:dependencies|dev-dependencies|group\.[^.]+\.dependencies)$/).filter((name) => name !== "python")) dependencies.push(name);
   }
 
   const goMod = read("go.mod");
@@ -93,7 +93,7 @@ export function readProjectStack(projectRoot: string): ProjectStack {
   if (goMod !== null) {
     const modulePath = /^\s*module\s+"?([^\s"]+)"?/m.exec(goMod)?.[1];
     names.go = modulePath === undefined ? null : lastModuleSegment(modulePath);
-    dependencies.push(...readGoRequirements(goMod));
+    for (const name of readGoRequirements(goMod)) dependencies.push(name);
   }
 
   const cargo = read("Cargo.toml");
@@ -101,7 +101,7 @@ export function readProjectStack(projectRoot: string): ProjectStack {
   if (cargo !== null) {
     const keys = parseTomlKeys(cargo);
     names.rust = stringValue(keys, "package", "name");
-    dependencies.push(...tableKeys(keys, /^(?:workspace\.)?dependencies$/));
+    for (const name of tableKeys(keys, /^(?:workspace\.)?dependencies$/)) dependencies.push(name);
   }
 
   const stack = [...new Set([...markers, ...dependencies.map((name) => name.trim()).filter((name) => name !== "")])].slice(0, MAX_STACK_ITEMS);

@@ -1,0 +1,29 @@
+import { mkdirSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { makeTempDir } from "@iflow-memory/test-utils";
+import { describe, expect, it } from "vitest";
+import { errorMessage } from "./error-code.js";
+import { writeFileAtomically } from "./write-file-atomically.js";
+
+describe("writeFileAtomically", () => {
+  it("fails with one plain line naming the file when a directory is in its way, and leaves no temporary file", async () => {
+    const directory = makeTempDir();
+    mkdirSync(join(directory, "rules.md"));
+    const attempt = writeFileAtomically(join(directory, "rules.md"), "text");
+    await expect(attempt).rejects.toMatchObject({ code: "STORE_WRITE_FAILED" });
+    await expect(attempt).rejects.toThrow(new RegExp(`^cannot write ${join(directory, "rules.md")}: a directory is in the way \\(EISDIR\\); nothing was changed$`));
+    expect(readdirSync(directory)).toEqual(["rules.md"]);
+  });
+});
+
+describe("errorMessage", () => {
+  it("says a read-only file system, a full disk and a permission error in plain words, with the code", () => {
+    const system = (code: string) => Object.assign(new Error(`${code}: something, open '/x'`), { code });
+    expect([errorMessage(system("EROFS")), errorMessage(system("ENOSPC")), errorMessage(system("EACCES"))]).toEqual([
+      "the file system is read-only (EROFS)",
+      "the disk is full (ENOSPC)",
+      "permission denied (EACCES)",
+    ]);
+    expect(errorMessage(new Error("first line\nsecond line"))).toBe("first line");
+  });
+});
