@@ -30,3 +30,4 @@ export type { IndexWeights, RelevanceIndex } from "./relevance/relevance-index.j
 export { tokenizeText } from "./relevance/tokenize-text.js";
 export { formatIndexLine, formatMemoryIndex, INDEX_CATEGORY_TITLES, INDEX_HASH_DIGITS, MEMORY_INDEX_HEADINGS, shortHashes, withIndexFetch } from "./format-memory-index.js";
 export type { MemoryFetch } from "./format-memory-index.js";
+export { boundSourceLine, SOURCE_SHOWN } from "./bound-source-line.js";

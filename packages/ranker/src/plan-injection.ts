@@ -1,4 +1,5 @@
 import type { Entry } from "@iflow-memory/parser";
+import { boundSourceLine } from "./bound-source-line.js";
 import { dedupeEntries } from "./dedupe-entries.js";
 import { excludeOtherProjectsEntries } from "./exclude-other-projects-entries.js";
 import { fitToBudget } from "./fit-to-budget.js";
@@ -112,13 +113,16 @@ export function planInjection(request: InjectionRequest): InjectionPlan {
 
 /**
  * The entries an injection chooses from: the project's and the global store's, without the
- * global entries specific to other projects, deduplicated by content hash.
+ * global entries specific to other projects, deduplicated by content hash, each `Source` line
+ * bounded (`boundSourceLine`).
  *
  * @example
  * buildRelevanceIndex(injectionCandidates({ local, global, project: "webshop" })); // cacheable with the files
  */
 export function injectionCandidates(request: { local: readonly Entry[]; global: readonly Entry[]; project: string }): Entry[] {
-  return dedupeEntries([...request.local, ...excludeOtherProjectsEntries(request.global, request.project)]);
+  // What is injected shows a bounded Source line (the file keeps all of it): a line of a thousand
+  // characters would eat the budget of entries.
+  return dedupeEntries([...request.local, ...excludeOtherProjectsEntries(request.global, request.project)]).map(boundSourceLine);
 }
 
 // `relevant` in full first, whatever the index's share; then `core` while the share allows; then
