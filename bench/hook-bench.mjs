@@ -128,7 +128,7 @@ let session = 0;
 // Claude Code's stdin for the scenario's hook.
 function hookInput(scenario) {
   return scenario.prompt === undefined
-    ? JSON.stringify({ session_id: "bench", transcript_path: "/dev/null", cwd: scenario.root, hook_event_name: "SessionStart", source: "startup" })
+    ? JSON.stringify({ session_id: `bench-${++session}`, transcript_path: "/dev/null", cwd: scenario.root, hook_event_name: "SessionStart", source: "startup" })
     : JSON.stringify({ session_id: `bench-${++session}`, transcript_path: "/dev/null", cwd: scenario.root, hook_event_name: "UserPromptSubmit", prompt: scenario.prompt });
 }
 
