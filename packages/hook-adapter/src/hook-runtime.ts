@@ -75,6 +75,12 @@ export interface HookIO {
   env: Record<string, string | undefined>;
   cwd: string;
   now?: () => Date;
+  /**
+   * When the process started (ms since the epoch, e.g. `performance.timeOrigin`): the deadline
+   * counts from it, so that starting node and loading the bundle are inside it. Absent: from
+   * when the hook's code began.
+   */
+  startedAt?: number;
 }
 
 /** How long the hook may take before it gives up and lets the session start without memory. */
@@ -115,7 +121,7 @@ export interface HookContext {
  */
 export async function runHook(io: HookIO, withoutMemory: string, respond: (context: HookContext) => Promise<string>): Promise<0> {
   const deadlineMs = parseDeadline(io.env.IFLOW_MEMORY_HOOK_DEADLINE_MS);
-  const startedAt = Date.now();
+  const startedAt = Math.min(Date.now(), io.startedAt ?? Date.now());
   const problems: string[] = [];
   // The deadline can only end a wait (code that runs without waiting cannot be cut short), so
   // its timer is set at the first wait: reading a pipe, running git, or working an injection out.

@@ -116,6 +116,19 @@ describe("runSessionStartHook (large memory files)", () => {
   });
 });
 
+describe("runSessionStartHook (its deadline)", () => {
+  it("counts the deadline from the process's start (startedAt), so that node's start and the bundle's load are inside it", async () => {
+    const { projectRoot, home } = setup("small");
+    // Reading the files takes a moment; started 10 s ago with a deadline of 2 s, the hook has none left.
+    const moment: HookIO["prepare"] = (options) => new Promise((resolve) => setTimeout(() => resolve(prepareSessionInjection(options)), 100));
+    const late = await start(projectRoot, home, { prepare: moment, startedAt: Date.now() - 10_000, env: { IFLOW_MEMORY_HOOK_CACHE: "0" } });
+    expect(late).toEqual({ context: null, stderr: "iflow-memory: gave up after 2000 ms; the session starts without memory\n" });
+    // Started now: the same work is given its 2 s (and here it needs none).
+    const inTime = await start(projectRoot, home, { prepare: moment, startedAt: Date.now(), env: { IFLOW_MEMORY_HOOK_CACHE: "0" } });
+    expect(inTime.context).toContain("Commit often.");
+  });
+});
+
 describe("refreshCachedInjection", () => {
   it("caches the injection for the next session start and releases the claim", async () => {
     const { projectRoot, home, storeDir } = setup("small");

@@ -66,6 +66,8 @@ export function runBundledHook(run: (io: HookIO) => Promise<number>): void {
     fetch: process.argv.includes("--mcp") ? "mcp" : "cli",
     env: process.env,
     cwd: process.cwd(),
+    // The deadline holds from the process's start: node's own start and the bundle's load count.
+    startedAt: performance.timeOrigin,
   }).then(
     (code) => process.exit(code),
     () => process.exit(0),
