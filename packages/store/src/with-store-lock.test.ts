@@ -66,6 +66,21 @@ describe("withStoreLock", () => {
     expect(existsSync(join(directory, LOCK_FILE))).toBe(true);
   });
 
+  it("says when many writers kept the store busy, one after another, rather than one holding it", async () => {
+    const directory = makeTempDir();
+    // Writers taking turns: the lock is always held, each time by one that just took it.
+    const take = () => writeFileSync(join(directory, LOCK_FILE), JSON.stringify({ pid: process.pid, host: hostname(), nonce: "fedcba9876543210", created: new Date().toISOString() }));
+    take();
+    const turns = setInterval(take, 40);
+    try {
+      await expect(withStoreLock(directory, async () => "never", { timeoutMs: 300 })).rejects.toThrow(
+        /^cannot lock .*: other iflow-memory processes kept it busy for 0 s, one after another \(now process \d+ on .*\); try again when fewer are writing$/,
+      );
+    } finally {
+      clearInterval(turns);
+    }
+  });
+
   it("releases the lock when the action throws", async () => {
     const directory = makeTempDir();
     await expect(withStoreLock(directory, async () => { throw new Error("boom"); })).rejects.toThrow("boom");

@@ -62,7 +62,13 @@ export async function withStoreLock<T>(directory: string, action: () => Promise<
     if (Date.now() > deadline) {
       const holder = await readOwner(lockPath);
       const who = holder === null ? "another process" : `process ${holder.pid} on ${holder.host}`;
-      throw new StoreError("STORE_LOCKED", `cannot lock ${directory}: ${who} has held ${LOCK_FILE} for over ${Math.round(timeoutMs / 1000)} s; try again, or delete ${lockPath} if no iflow-memory is running`);
+      const heldFor = holder === null ? Number.NaN : Date.now() - Date.parse(holder.created);
+      const seconds = Math.round(timeoutMs / 1000);
+      // Many writers taking turns are not one holder that is stuck: say which it is.
+      if (heldFor < timeoutMs) {
+        throw new StoreError("STORE_LOCKED", `cannot lock ${directory}: other iflow-memory processes kept it busy for ${seconds} s, one after another (now ${who}); try again when fewer are writing`);
+      }
+      throw new StoreError("STORE_LOCKED", `cannot lock ${directory}: ${who} has held ${LOCK_FILE} for over ${seconds} s; try again, or delete ${lockPath} if no iflow-memory is running`);
     }
     await sleep(delay + Math.random() * delay);
     delay = Math.min(delay * 2, 100);
