@@ -227,7 +227,9 @@ function formatFeedback(votes: FeedbackSummary | undefined): string {
 // An injection: one line, then its entries indented, with what relevance matched.
 function formatHistoryRecord(record: HistoryRecord): string {
   const what = record.event === "search" && record.query !== undefined ? `search "${record.query}"` : record.event;
-  const head = `${record.time}  ${record.session ?? "(no session)"}  ${record.project}  ${what}  ${record.entries.length} entr${record.entries.length === 1 ? "y" : "ies"}, ${record.chars} characters (${record.ranking === "relevance" ? "by relevance" : "today's order"})\n`;
+  // Records from before agents were told apart are Claude Code's; an MCP search does not know its agent.
+  const agent = record.agent ?? (record.event === "search" ? "" : "claude");
+  const head = `${record.time}  ${record.session ?? "(no session)"}  ${record.project}  ${agent === "" ? "" : `${agent}  `}${what}  ${record.entries.length} entr${record.entries.length === 1 ? "y" : "ies"}, ${record.chars} characters (${record.ranking === "relevance" ? "by relevance" : "today's order"})\n`;
   return head + record.entries.map((entry) => `    sha256:${entry.hash}  ${entry.name}${entry.matched === undefined || entry.matched.length === 0 ? "" : `  (matched: ${entry.matched.join(", ")})`}\n`).join("");
 }
 

@@ -10,3 +10,5 @@ export { addMcpServer, MCP_SERVER_NAME, registeredMcpServer, removeMcpServer } f
 export type { McpServerEntry } from "./claude-mcp-config.js";
 export { diagnoseClaudeInstall, findClaudeInstallRoutes } from "./claude-install-routes.js";
 export type { ClaudeInstallRoutes } from "./claude-install-routes.js";
+export { AGENT_NAMES, agentDialect, agentFromArguments, isAgentName } from "./agent-dialect.js";
+export type { AgentDialect, AgentName, HookKind } from "./agent-dialect.js";
