@@ -54,7 +54,7 @@ describe("addCodexMcpServer", () => {
   });
 
   it("refuses text that is not TOML with one line naming the file", () => {
-    expect(() => addCodexMcpServer('model = "gpt-5.5\n[mcp_servers', SERVER, "/home/ada/.codex/config.toml")).toThrow(/^will not change \/home\/ada\/\.codex\/config\.toml: it is not valid TOML \(.+\); fix it by hand, then run setup again$/);
+    expect(() => addCodexMcpServer('model = "gpt-5.5\n[mcp_servers', SERVER, "/home/ada/.codex/config.toml")).toThrow(/^will not change \/home\/ada\/\.codex\/config\.toml: it is not valid TOML \(at line \d+, column \d+\); fix it by hand, then run setup again$/);
   });
 });
 

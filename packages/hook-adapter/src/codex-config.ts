@@ -108,7 +108,9 @@ function parseCodexConfig(text: string, path: string): Record<string, unknown> {
     const value: unknown = parse(text);
     if (isObject(value)) return value;
   } catch (error) {
-    const reason = ((error as Error).message.split("\n")[0] ?? "").trim();
+    const first = ((error as Error).message.split("\n")[0] ?? "").trim();
+    const at = /\((\d+), (\d+)\)/.exec(first);
+    const reason = at === null ? first : `at line ${at[1]}, column ${at[2]}`;
     throw new StoreError("STORE_UNREADABLE", `will not change ${path}: it is not valid TOML (${reason}); fix it by hand, then run setup again`, { cause: error });
   }
   throw new StoreError("STORE_UNREADABLE", `will not change ${path}: it is not a TOML table; fix it by hand, then run setup again`);
