@@ -70,7 +70,7 @@ async function runAs(agent: AgentName | undefined, hook: typeof runSessionStartH
     stderr: { write: (text: string) => ((stderr += text), true) },
     env: { HOME: where.home, IFLOW_MEMORY_HOOK_CACHE: "0" },
     cwd: "/",
-    gatherSignals: async () => ({ branch: null, changedFiles: [], commitSubjects: [], feature: null, stack: [], skipped: [] }),
+    gatherSignals: async () => ({ project: "webshop", branch: null, changedFiles: [], commitSubjects: [], feature: null, stack: [], skipped: [] }),
     ...(agent === undefined ? {} : { agent }),
   };
   const code = await hook(io);
