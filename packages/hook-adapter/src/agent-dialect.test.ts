@@ -23,6 +23,13 @@ describe("agentDialect", () => {
     expect(agentDialect("gemini").readInput({ ...start, source: "resume" }).source).toBe("resume");
   });
 
+  it("takes Gemini CLI's prompt without the session start's context that gemini -p prepends to it", () => {
+    const prepended = { hook_event_name: "BeforeAgent", prompt: "<hook_context>## Engineering Memory\n\n### Pattern: Small Steps\n</hook_context>\n\nfix the retry" };
+    expect(agentDialect("gemini").readInput(prepended).prompt).toBe("fix the retry");
+    expect(agentDialect("gemini").readInput({ prompt: "why is <hook_context> in the log?" }).prompt).toBe("why is <hook_context> in the log?");
+    expect(agentDialect("codex").readInput(prepended).prompt).toBe(prepended.prompt);
+  });
+
   it("prints Claude Code's output exactly as before, Codex CLI's the same, and Gemini CLI's prompt context under BeforeAgent", () => {
     expect(agentDialect().formatOutput("session-start", "## M\n")).toBe('{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"## M\\n"}}\n');
     expect(agentDialect("claude").formatOutput("prompt", "x")).toBe('{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"x"}}\n');

@@ -36,6 +36,8 @@ const DIALECTS: Record<AgentName, AgentDialect> = {
   codex: { agent: "codex", events: claudeEvents, readInput: (raw) => raw, formatOutput: hookSpecificOutput(claudeEvents) },
   // Gemini CLI: stdin `{ session_id, cwd, hook_event_name, timestamp, source | prompt }`; its
   // prompt event is BeforeAgent. Some of its documentation calls the start's source `trigger`.
+  // Run with -p, it hands BeforeAgent the prompt with the SessionStart context prepended
+  // (`<hook_context>…</hook_context>\n\n` + the prompt): the prompt is what follows it.
   gemini: {
     agent: "gemini",
     events: geminiEvents,
@@ -43,10 +45,17 @@ const DIALECTS: Record<AgentName, AgentDialect> = {
       ...raw,
       hook_event_name: raw.hook_event_name === "BeforeAgent" ? "UserPromptSubmit" : raw.hook_event_name,
       source: raw.source ?? raw.trigger,
+      ...(typeof raw.prompt === "string" ? { prompt: withoutHookContext(raw.prompt) } : {}),
     }),
     formatOutput: hookSpecificOutput(geminiEvents),
   },
 };
+
+function withoutHookContext(prompt: string): string {
+  if (!prompt.startsWith("<hook_context>")) return prompt;
+  const end = prompt.indexOf("</hook_context>");
+  return end < 0 ? prompt : prompt.slice(end + "</hook_context>".length).replace(/^\s+/, "");
+}
 
 /**
  * The dialect of an agent, named by the `--agent` flag of the registered command (never guessed
