@@ -156,3 +156,29 @@ describe("iflow-memory setup", () => {
     ]);
   });
 });
+
+describe("iflow-memory doctor, per agent", () => {
+  it("reports what is installed into Codex CLI and Gemini CLI, and a hook that runs another installation", async () => {
+    const home = makeTempDir();
+    mkdirSync(join(home, ".codex"));
+    mkdirSync(join(home, ".gemini"));
+    await run(home, ["codex"]);
+    await run(home, ["gemini"]);
+    const settingsPath = join(home, ".gemini/settings.json");
+    writeFileSync(settingsPath, readFileSync(settingsPath, "utf8").replaceAll(join(REPO_ROOT, "packages/hook-adapter/dist"), "/opt/iflow-memory/hooks"));
+    const doctor = await runNode(CLI_BIN, ["doctor", "--json"], { env: { HOME: home }, cwd: makeTempDir() });
+    const checks = (JSON.parse(doctor.stdout) as Array<{ name: string; status: string; details: string[] }>).filter((check) => check.name.endsWith("cli install"));
+    expect(checks).toEqual([
+      { name: "codex cli install", status: "ok", details: [`hooks: SessionStart, UserPromptSubmit; MCP server: registered (${home}/.codex)`, "Codex runs the hooks only once trusted: codex, /hooks"] },
+      {
+        name: "gemini cli install",
+        status: "warning",
+        details: [
+          `hooks: SessionStart, BeforeAgent; MCP server: registered (${home}/.gemini)`,
+          'a hook runs another installation: node "/opt/iflow-memory/hooks/session-start.cjs" --mcp --agent gemini; `iflow-memory setup gemini` points it at this one',
+          'a hook runs another installation: node "/opt/iflow-memory/hooks/user-prompt-submit.cjs" --mcp --agent gemini; `iflow-memory setup gemini` points it at this one',
+        ],
+      },
+    ]);
+  });
+});

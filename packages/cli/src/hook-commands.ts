@@ -19,6 +19,11 @@ export function defaultHookCommand(hook: "session-start" | "user-prompt-submit",
   return `node "${thisCommand()}" hook ${hook}${flag}`;
 }
 
+// The hook commands `setup <agent>` registers from this installation, with or without the MCP server.
+export function ownHookCommands(agent: AgentName): string[] {
+  return (["session-start", "user-prompt-submit"] as const).flatMap((hook) => [defaultHookCommand(hook, true, agent), defaultHookCommand(hook, false, agent)]);
+}
+
 function besideThisCommand(paths: string[]): string | null {
   return paths.map((path) => fileURLToPath(new URL(path, import.meta.url))).find((path) => existsSync(path)) ?? null;
 }

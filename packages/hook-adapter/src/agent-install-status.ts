@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import type { HealthCheck } from "@iflow-memory/store";
 import type { AgentName } from "./agent-dialect.js";
 import { isIflowMemoryHook } from "./add-session-start-hook.js";
 import { registeredCodexMcpServer } from "./codex-config.js";
@@ -80,4 +81,33 @@ function readJson(path: string, unreadable: string[]): Record<string, unknown> |
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+const AGENT_TITLES: Record<AgentName, string> = { claude: "Claude Code", codex: "Codex CLI", gemini: "Gemini CLI" };
+
+/**
+ * `doctor`'s check of iflow-memory in Codex CLI or Gemini CLI: what is installed in `configDir`,
+ * and whether its hooks run this installation (one of `ownCommands`, the commands `setup` would
+ * register now); a warning when one points elsewhere (an older checkout, a moved install) or a
+ * config file cannot be read.
+ *
+ * @example
+ * diagnoseAgentInstall("codex", "/home/ada/.codex", ['node "/opt/iflow-memory/session-start.cjs" --mcp --agent codex', …]).status; // "ok"
+ */
+export function diagnoseAgentInstall(agent: "codex" | "gemini", configDir: string, ownCommands: readonly string[], exists: (path: string) => boolean): HealthCheck {
+  const name = `${AGENT_TITLES[agent].toLowerCase()} install`;
+  if (!exists(configDir)) return { name, status: "ok", details: [`${AGENT_TITLES[agent]} not found here (no ${configDir})`] };
+  const status = agentInstallStatus(agent, configDir);
+  const unreadable = status.unreadable.map((path) => `${path} cannot be read as JSON: nothing of it is checked (fix it by hand)`);
+  if (status.hooks.length === 0 && !status.mcp) {
+    return { name, status: unreadable.length > 0 ? "warning" : "ok", details: [`not installed into ${AGENT_TITLES[agent]} (iflow-memory setup ${agent})`, ...unreadable] };
+  }
+  const elsewhere = status.commands.filter((command) => !ownCommands.includes(command));
+  const details = [
+    `hooks: ${status.hooks.length === 0 ? "none" : status.hooks.join(", ")}; MCP server: ${status.mcp ? "registered" : "not registered"} (${configDir})`,
+    ...elsewhere.map((command) => `a hook runs another installation: ${command}; \`iflow-memory setup ${agent}\` points it at this one`),
+    ...(agent === "codex" && status.hooks.length > 0 ? ["Codex runs the hooks only once trusted: codex, /hooks"] : []),
+    ...unreadable,
+  ];
+  return { name, status: elsewhere.length > 0 || unreadable.length > 0 ? "warning" : "ok", details };
 }

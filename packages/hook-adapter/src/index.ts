@@ -17,5 +17,5 @@ export { addCodexHook, addCodexMcpServer, CODEX_HOOK_EVENTS, registeredCodexMcpS
 export type { CodexMcpServer, TomlChange } from "./codex-config.js";
 export { addGeminiHook, addGeminiMcpServer, GEMINI_HOOK_EVENTS, removeGeminiHook, removeGeminiMcpServer } from "./gemini-config.js";
 export type { GeminiMcpServer } from "./gemini-config.js";
-export { agentInstallStatus } from "./agent-install-status.js";
+export { agentInstallStatus, diagnoseAgentInstall } from "./agent-install-status.js";
 export type { AgentInstallStatus } from "./agent-install-status.js";
