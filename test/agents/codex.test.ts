@@ -48,6 +48,9 @@ describe("Codex CLI with iflow-memory setup codex", () => {
     const second = codexInputs(api.requests)[1] ?? [];
     const output = second.find((item) => item.type === "function_call_output")?.output ?? "";
     expect(output).toContain('"name":"Retrying Non-Idempotent Requests"');
+    // The search is in the history too, as codex's (its MCP client's name).
+    const history = readFileSync(join(home, ".claude/iflow/memory/.history.jsonl"), "utf8").trim().split("\n").map((line) => JSON.parse(line) as HistoryRecord);
+    expect(history.filter((record) => record.event === "search").map((record) => [record.agent, record.query])).toEqual([["codex", "retry a payment request after a timeout"]]);
   });
 
   it("runs no hook the user has not trusted: without the /hooks review (or the bypass flag) the model gets no memory", async () => {

@@ -49,5 +49,8 @@ describe("Gemini CLI with iflow-memory setup gemini", () => {
     const response = second.flatMap((content) => content.parts ?? []).find((part) => part.functionResponse !== undefined)?.functionResponse;
     expect(response?.name).toBe("mcp_iflow-memory_search_memory");
     expect(JSON.stringify(response?.response)).toContain("Retrying Non-Idempotent Requests");
+    // The search is in the history too, as gemini's (its MCP client's name).
+    const history = readFileSync(join(home, ".claude/iflow/memory/.history.jsonl"), "utf8").trim().split("\n").map((line) => JSON.parse(line) as HistoryRecord);
+    expect(history.filter((record) => record.event === "search").map((record) => [record.agent, record.query])).toEqual([["gemini", "retry a payment request after a timeout"]]);
   });
 });

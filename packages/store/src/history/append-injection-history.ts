@@ -37,7 +37,7 @@ export interface HistoryRecord {
   chars: number;
   /** The search's query, for `search`: the prompt of a prompt recall is the user's and is not kept. */
   query?: string;
-  /** The agent the hook injected into (`claude`, `codex`, `gemini`); absent for MCP searches and in records written before agents were told apart (Claude Code's). */
+  /** The agent the injection went to (`claude`, `codex`, `gemini`; for an MCP search, from its client's name, else that name); absent in records written before agents were told apart (Claude Code's). */
   agent?: string;
 }
 
