@@ -1,5 +1,6 @@
 import { join, resolve } from "node:path";
-import { addCodexHook, addCodexMcpServer, removeCodexHook, removeCodexMcpServer } from "@iflow-memory/hook-adapter";
+import { readFileSync } from "node:fs";
+import { addCodexHook, addCodexMcpServer, codexHooksDisabled, removeCodexHook, removeCodexMcpServer } from "@iflow-memory/hook-adapter";
 import { updateSettingsFile, updateTextFile } from "@iflow-memory/store";
 import type { Command } from "commander";
 import { agentConfigDir } from "./agent-homes.js";
@@ -89,6 +90,7 @@ export function registerSetupCodexCommand(setup: Command, io: CliIO, setExitCode
       const notes = uninstall
         ? []
         : [
+            ...(codexHooksDisabled(readOrNull(configPath)) ? [`hooks are turned off in ${configPath} ([features] hooks = false): set it to true, or Codex runs none of them.`] : []),
             "Codex runs a hook only once you have trusted it: start `codex`, type /hooks and trust the iflow-memory SessionStart and UserPromptSubmit hooks (until then Codex, and `codex exec` above all, skips them without a word).",
             ...(options.project === undefined ? [] : [`Codex reads ${dir} only in a project you have trusted.`]),
           ];
@@ -110,4 +112,12 @@ export function registerSetupCodexCommand(setup: Command, io: CliIO, setExitCode
       }
       setExitCode(0);
     });
+}
+
+function readOrNull(path: string): string | null {
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    return null;
+  }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { addCodexHook, addCodexMcpServer, registeredCodexMcpServer, removeCodexHook, removeCodexMcpServer } from "./codex-config.js";
+import { addCodexHook, addCodexMcpServer, codexHooksDisabled, registeredCodexMcpServer, removeCodexHook, removeCodexMcpServer } from "./codex-config.js";
 
 // A config.toml as people keep them: comments, a profile, another MCP server, trust records.
 const CONFIG = `# Codex settings, kept by hand
@@ -89,5 +89,11 @@ describe("addCodexHook and removeCodexHook", () => {
   it("removes only ours, and leaves no empty event or hooks object", () => {
     expect(removeCodexHook(addCodexHook(other, "UserPromptSubmit", command).settings, "UserPromptSubmit")).toEqual({ settings: other, outcome: "removed" });
     expect(removeCodexHook(addCodexHook({}, "SessionStart", command.replace("user-prompt-submit", "session-start")).settings, "SessionStart")).toEqual({ settings: {}, outcome: "removed" });
+  });
+});
+
+describe("codexHooksDisabled", () => {
+  it("tells a config that turns hooks off, by the current key or the deprecated one", () => {
+    expect([codexHooksDisabled(CONFIG), codexHooksDisabled("[features]\nhooks = false\n"), codexHooksDisabled("[features]\ncodex_hooks = false\n"), codexHooksDisabled("[features]\nhooks = true\n"), codexHooksDisabled("not toml =")]).toEqual([false, true, true, false, false]);
   });
 });

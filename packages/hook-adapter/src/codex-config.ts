@@ -103,6 +103,22 @@ export function registeredCodexMcpServer(text: string | null): Record<string, un
   }
 }
 
+/**
+ * Whether a Codex CLI `config.toml` turns hooks off (`[features] hooks = false`, or the older
+ * `codex_hooks = false`); false for text that is not TOML.
+ *
+ * @example
+ * codexHooksDisabled("[features]\nhooks = false\n"); // true
+ */
+export function codexHooksDisabled(text: string | null): boolean {
+  try {
+    const features = parse(text ?? "").features as unknown;
+    return isObject(features) && (features.hooks === false || features.codex_hooks === false);
+  } catch {
+    return false;
+  }
+}
+
 function parseCodexConfig(text: string, path: string): Record<string, unknown> {
   try {
     const value: unknown = parse(text);
