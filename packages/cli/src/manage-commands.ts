@@ -1,4 +1,3 @@
-import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { CATEGORIES, serializeEntry, type Category, type Entry } from "@iflow-memory/parser";
@@ -20,11 +19,9 @@ import {
   type ListScope,
 } from "@iflow-memory/store";
 import type { FeedbackSummary, SessionSignals } from "@iflow-memory/store";
-import { diagnoseAgentInstall, diagnoseClaudeInstall } from "@iflow-memory/hook-adapter";
 import { Command, Option } from "commander";
-import { agentConfigDir } from "./agent-homes.js";
 import { RuntimeError, UsageError } from "./errors.js";
-import { ownHookCommands } from "./hook-commands.js";
+import { installChecks } from "./install-checks.js";
 import { printer, type CliIO } from "./io.js";
 
 interface Locations {
@@ -197,7 +194,7 @@ export function registerManageCommands(program: Command, io: CliIO, setExitCode:
     .action(async (options: Locations & { json?: boolean }) => {
       const locations = await locate(options);
       const home = io.env.HOME !== undefined && io.env.HOME !== "" ? io.env.HOME : homedir();
-      const checks = [...(await diagnoseMemory(locations)), diagnoseClaudeInstall({ home, projectRoot: locations.projectRoot }), ...(["codex", "gemini"] as const).map((agent) => diagnoseAgentInstall(agent, agentConfigDir(agent, io.env), ownHookCommands(agent), existsSync))];
+      const checks = [...(await diagnoseMemory(locations)), ...(await installChecks(io.env, home, locations.projectRoot))];
       if (options.json === true) io.stdout.write(`${JSON.stringify(checks, null, 2)}\n`);
       else
         for (const check of checks) {
