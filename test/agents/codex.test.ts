@@ -38,18 +38,21 @@ describe("Codex CLI with iflow-memory setup codex", () => {
     ]);
   });
 
-  it("answers the model's search_memory call with entries of the bank, through the MCP server setup registered", async () => {
+  it("answers the model's search_memory call with entries of the bank, through the MCP server setup registered, in the store the hooks use", async () => {
     const { home, project } = agentWorkspace();
+    // A store of the user's choosing: Codex passes only a few variables to an MCP server by default.
+    const store = join(home, "shared-store");
     configureCodex(home, api);
     await setupAgent("codex", home);
     api.replyNext({ tool: "search_memory", namespace: "mcp__iflow_memory", args: { query: "retry a payment request after a timeout" } }, { text: "Done." });
-    const run = await runCodex({ home, cwd: project, prompt: "hello" });
+    const run = await runCodex({ home, cwd: project, prompt: "hello", env: { IFLOW_MEMORY_HOME: store } });
     expect([run.code, run.stdout.trim()]).toEqual([0, "Done."]);
     const second = codexInputs(api.requests)[1] ?? [];
     const output = second.find((item) => item.type === "function_call_output")?.output ?? "";
     expect(output).toContain('"name":"Retrying Non-Idempotent Requests"');
-    // The search is in the history too, as codex's (its MCP client's name).
-    const history = readFileSync(join(home, ".claude/iflow/memory/.history.jsonl"), "utf8").trim().split("\n").map((line) => JSON.parse(line) as HistoryRecord);
+    // The search is in that store's history too, beside the session start's, as codex's (its MCP client's name).
+    const history = readFileSync(join(store, ".history.jsonl"), "utf8").trim().split("\n").map((line) => JSON.parse(line) as HistoryRecord);
+    expect(history.map((record) => [record.agent, record.event])).toEqual([["codex", "startup"], ["codex", "search"]]);
     expect(history.filter((record) => record.event === "search").map((record) => [record.agent, record.query])).toEqual([["codex", "retry a payment request after a timeout"]]);
   });
 

@@ -164,9 +164,9 @@ export function configureCodex(home: string, api: MockModelApi): void {
 }
 
 /** `codex exec PROMPT` in `cwd`; `trustHooks` passes --dangerously-bypass-hook-trust (the throwaway HOME has no /hooks review). */
-export function runCodex(options: { home: string; cwd: string; prompt: string; trustHooks?: boolean }): Promise<AgentRun> {
+export function runCodex(options: { home: string; cwd: string; prompt: string; trustHooks?: boolean; env?: Record<string, string> }): Promise<AgentRun> {
   const args = [CODEX_BIN, "exec", "--skip-git-repo-check", ...(options.trustHooks === false ? [] : ["--dangerously-bypass-hook-trust"]), options.prompt];
-  return runProcess(process.execPath, args, { cwd: options.cwd, env: { ...baseEnv(options.home), CODEX_HOME: join(options.home, ".codex"), OPENAI_API_KEY: "sk-mock" } });
+  return runProcess(process.execPath, args, { cwd: options.cwd, env: { ...baseEnv(options.home), CODEX_HOME: join(options.home, ".codex"), OPENAI_API_KEY: "sk-mock", ...options.env } });
 }
 
 /** Gemini CLI's API-key login, in `~/.gemini/settings.json` (before `setup gemini`, which must keep it). */

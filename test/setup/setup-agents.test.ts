@@ -41,7 +41,7 @@ describe("iflow-memory setup codex", () => {
         UserPromptSubmit: [{ hooks: [{ type: "command", command: hook("user-prompt-submit", "codex"), timeout: 10 }] }],
       },
     });
-    expect(readFileSync(join(home, ".codex/config.toml"), "utf8")).toBe(`${CODEX_CONFIG}\n[mcp_servers.iflow-memory]\ncommand = "node"\nargs = [${JSON.stringify(MCP_BUNDLE)}]\n`);
+    expect(readFileSync(join(home, ".codex/config.toml"), "utf8")).toBe(`${CODEX_CONFIG}\n[mcp_servers.iflow-memory]\ncommand = "node"\nargs = [${JSON.stringify(MCP_BUNDLE)}]\nenv_vars = ["IFLOW_MEMORY_HOME"]\n`);
     const second = await run(home, ["codex"]);
     expect([second.code, second.stdout]).toEqual([0, `Already installed in ${home}/.codex/hooks.json; nothing changed.\nThe MCP server is already registered in ${home}/.codex/config.toml; nothing changed.\n${CODEX_TRUST_NOTE}`]);
   });

@@ -1,6 +1,6 @@
 import { join, resolve } from "node:path";
 import { readFileSync } from "node:fs";
-import { addCodexHook, addCodexMcpServer, codexHooksDisabled, removeCodexHook, removeCodexMcpServer } from "@iflow-memory/hook-adapter";
+import { addCodexHook, addCodexMcpServer, CODEX_MCP_ENV_VARS, codexHooksDisabled, removeCodexHook, removeCodexMcpServer } from "@iflow-memory/hook-adapter";
 import { updateSettingsFile, updateTextFile } from "@iflow-memory/store";
 import type { Command } from "commander";
 import { agentConfigDir } from "./agent-homes.js";
@@ -36,7 +36,7 @@ export function registerSetupCodexCommand(setup: Command, io: CliIO, setExitCode
       const uninstall = options.uninstall === true;
 
       const server = defaultMcpServer();
-      const codexServer = { command: server.command, args: server.args };
+      const codexServer = { command: server.command, args: server.args, env_vars: CODEX_MCP_ENV_VARS };
       // A config.toml that is not TOML is refused before anything is written: no half install.
       if (mcp) await updateTextFile(configPath, (text) => ({ ...(uninstall ? removeCodexMcpServer(text, configPath) : addCodexMcpServer(text, codexServer, configPath)), changed: false }), { dryRun: true });
 

@@ -28,6 +28,14 @@ describe("addCodexMcpServer", () => {
     expect(text).toBe(`${CONFIG}\n[mcp_servers.iflow-memory]\ncommand = "node"\nargs = ["/opt/iflow-memory/mcp-server.cjs"]\n`);
   });
 
+  it("writes the variables to pass on, and updates a server that lacks them", () => {
+    const withVars = { ...SERVER, env_vars: ["IFLOW_MEMORY_HOME"] };
+    const { text } = addCodexMcpServer(null, withVars);
+    expect(text).toBe('[mcp_servers.iflow-memory]\ncommand = "node"\nargs = ["/opt/iflow-memory/mcp-server.cjs"]\nenv_vars = ["IFLOW_MEMORY_HOME"]\n');
+    expect(addCodexMcpServer(addCodexMcpServer(null, SERVER).text, withVars).outcome).toBe("updated");
+    expect(addCodexMcpServer(text, withVars).outcome).toBe("unchanged");
+  });
+
   it("writes a new file from nothing, and changes nothing the second time", () => {
     const first = addCodexMcpServer(null, SERVER);
     expect(first).toEqual({ text: '[mcp_servers.iflow-memory]\ncommand = "node"\nargs = ["/opt/iflow-memory/mcp-server.cjs"]\n', outcome: "added" });

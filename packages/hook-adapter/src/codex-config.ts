@@ -10,7 +10,16 @@ export const CODEX_HOOK_EVENTS = { "session-start": "SessionStart", prompt: "Use
 export interface CodexMcpServer {
   command: string;
   args: string[];
+  /** Variables of Codex's environment passed on to the server (Codex passes only a few by default). */
+  env_vars?: string[];
 }
+
+/**
+ * Codex starts an MCP server with a short list of its environment's variables: the store's own
+ * (`IFLOW_MEMORY_HOME`) is passed on too, so that the server reads and writes the store the hooks
+ * use (which get all of Codex's environment).
+ */
+export const CODEX_MCP_ENV_VARS = ["IFLOW_MEMORY_HOME"];
 
 /** A config.toml's text after a change, and what the change was. */
 export interface TomlChange {
@@ -58,10 +67,10 @@ export function addCodexMcpServer(text: string | null, server: CodexMcpServer, p
   const servers = isObject(config.mcp_servers) ? config.mcp_servers : {};
   const current = servers[MCP_SERVER_NAME];
   if (isObject(current)) {
-    if (current.command === server.command && JSON.stringify(current.args) === JSON.stringify(server.args)) return { text: source, outcome: "unchanged" };
+    if (sameServer(current, server)) return { text: source, outcome: "unchanged" };
     return { text: patch(source, { ...config, mcp_servers: { ...servers, [MCP_SERVER_NAME]: { ...current, ...server } } }), outcome: "updated" };
   }
-  const table = `[mcp_servers.${MCP_SERVER_NAME}]\ncommand = ${tomlString(server.command)}\nargs = [${server.args.map(tomlString).join(", ")}]\n`;
+  const table = `[mcp_servers.${MCP_SERVER_NAME}]\ncommand = ${tomlString(server.command)}\nargs = [${server.args.map(tomlString).join(", ")}]\n${server.env_vars === undefined ? "" : `env_vars = [${server.env_vars.map(tomlString).join(", ")}]\n`}`;
   const separator = source.trim() === "" ? "" : source.endsWith("\n\n") ? "" : source.endsWith("\n") ? "\n" : "\n\n";
   const appended = `${source.trim() === "" ? "" : source}${separator}${table}`;
   // An inline `mcp_servers = { … }` cannot take a table after it: patch it there instead.
@@ -136,10 +145,14 @@ function parsesAs(text: string, server: CodexMcpServer): boolean {
   try {
     const servers = parse(text).mcp_servers as unknown;
     const ours = isObject(servers) ? servers[MCP_SERVER_NAME] : undefined;
-    return isObject(ours) && ours.command === server.command && JSON.stringify(ours.args) === JSON.stringify(server.args);
+    return isObject(ours) && sameServer(ours, server);
   } catch {
     return false;
   }
+}
+
+function sameServer(current: Record<string, unknown>, server: CodexMcpServer): boolean {
+  return (Object.keys(server) as Array<keyof CodexMcpServer>).every((key) => JSON.stringify(current[key]) === JSON.stringify(server[key]));
 }
 
 // A TOML basic string: JSON's escapes (\" \\ \n \t \uXXXX …) are TOML's too.
