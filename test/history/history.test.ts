@@ -43,7 +43,7 @@ describe("the injection history, as the hooks write it", () => {
     expect(history[0]!.entries.every((entry) => (entry.matched ?? []).length > 0)).toBe(true);
     const hash = history[0]!.entries[0]!.hash;
     const byEntry = await runNode(CLI_BIN, ["history", "--entry", hash.slice(0, 6), "--global-store", store], { env });
-    expect(byEntry.stdout).toMatch(new RegExp(`^\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ {2}one {2}iflow-kb-2026-04 {2}prompt {2}\\d+ entr(y|ies), \\d+ characters \\(by relevance\\)\\n {4}sha256:[0-9a-f]{16} {2}.+ {2}\\(matched: `));
+    expect(byEntry.stdout).toMatch(new RegExp(`^\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ {2}one {2}iflow-kb-2026-04 {2}claude {2}prompt {2}\\d+ entr(y|ies), \\d+ characters \\(by relevance\\)\\n {4}sha256:[0-9a-f]{16} {2}.+ {2}\\(matched: `));
     expect((await runNode(CLI_BIN, ["history", "--session", "none", "--global-store", store], { env })).stdout).toBe("No injections recorded.\n");
     const bad = await runNode(CLI_BIN, ["history", "--entry", "xyz", "--global-store", store], { env });
     expect([bad.code, bad.stderr]).toEqual([2, 'iflow-memory: --entry takes a content hash or a prefix of 4 or more hex digits, not "xyz". (see iflow-memory history --help)\n']);

@@ -20,7 +20,7 @@ describe("the MCP server's search_memory, in the injection history", () => {
       await client.callTool({ name: "search_memory", arguments: { query: "kubernetes helm ingress" } });
       const { records } = await readInjectionHistory(store);
       expect(records.map((record) => ({ ...record, time: "", entries: record.entries.map((entry) => entry.hash) }))).toEqual([
-        { time: "", session: null, project: "iflow-kb-2026-04", event: "search", ranking: "relevance", entries: found.structuredContent.results.map((result) => result.hash), chars: expect.any(Number), query: "embedding call timeouts retry" },
+        { time: "", session: null, project: "iflow-kb-2026-04", event: "search", ranking: "relevance", entries: found.structuredContent.results.map((result) => result.hash), chars: expect.any(Number), query: "embedding call timeouts retry", agent: "iflow-memory-test" },
       ]);
       expect(records[0]!.entries.every((entry) => (entry.matched ?? []).length > 0)).toBe(true);
     } finally {

@@ -49,7 +49,7 @@ describe("memory management, as a user runs it", () => {
   it("doctor passes a healthy store and fails, naming the cause, on open permissions, a bad config and a planted secret", async () => {
     const { cli, store, projectRoot } = setup();
     const healthy = await cli(["doctor"]);
-    expect([healthy.code, healthy.stdout.split("\n").filter((line) => /^\S/.test(line))]).toEqual([0, ["ok      config", "ok      global store", "ok      knowledge bank", "ok      duplicate names", "ok      contradictions", "ok      secrets", "ok      claude code install"]]);
+    expect([healthy.code, healthy.stdout.split("\n").filter((line) => /^\S/.test(line))]).toEqual([0, ["ok      config", "ok      global store", "ok      knowledge bank", "ok      duplicate names", "ok      contradictions", "ok      secrets", "ok      claude code install", "ok      codex cli install", "ok      gemini cli install"]]);
 
     chmodSync(join(store, "patterns.md"), 0o644);
     mkdirSync(join(projectRoot, ".claude"));

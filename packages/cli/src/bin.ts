@@ -18,27 +18,36 @@ const hookBundle = (hook: string): string | null =>
 
 declare const __IFLOW_MEMORY_VERSION__: string;
 
+// A hook's own arguments: --mcp and --agent NAME, which the hook bundle reads by itself.
+const hookArguments = (args: string[]): boolean =>
+  args.every((arg, index) => arg === "--mcp" || arg === "--agent" || /^--agent=\w+$/.test(arg) || (args[index - 1] === "--agent" && /^\w+$/.test(arg)));
+
 if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
   // What a user or a script asks most often, answered without loading any command.
   process.stdout.write(`${typeof __IFLOW_MEMORY_VERSION__ === "string" ? __IFLOW_MEMORY_VERSION__ : "0.0.0-dev"}\n`);
-} else if (argv.length >= 2 && argv[0] === "hook" && argv[1] === "user-prompt-submit" && argv.slice(2).every((arg) => arg === "--mcp")) {
+} else if (argv.length >= 2 && argv[0] === "hook" && argv[1] === "user-prompt-submit" && hookArguments(argv.slice(2))) {
   const bundle = hookBundle("user-prompt-submit");
   if (bundle !== null) createRequire(import.meta.url)(bundle);
   else {
     const code = await (await import("./run.js")).run(cliIO());
     process.stdout.write("", () => process.exit(code));
   }
-} else if (argv.length >= 2 && argv[0] === "hook" && argv[1] === "session-start" && argv.slice(2).every((arg) => arg === "--mcp")) {
+} else if (argv.length >= 2 && argv[0] === "hook" && argv[1] === "session-start" && hookArguments(argv.slice(2))) {
   // The standalone hook bundle, when it is installed beside the CLI (as in this repository and
   // the plugin): the same hook, faster to start, and reading large memory files in a worker so
-  // that its deadline holds. It reads stdin and argv (--mcp), prints and exits by itself. Else
-  // the hook runs here, in this thread.
+  // that its deadline holds. It reads stdin and argv (--mcp, --agent), prints and exits by itself.
+  // Else the hook runs here, in this thread (an unknown --agent: through the command, which says so).
   const bundle = hookBundle("session-start");
+  const hookAdapter = bundle === null ? await import("@iflow-memory/hook-adapter") : null;
+  const agent = hookAdapter?.agentFromArguments(argv.slice(2)) ?? null;
   if (bundle !== null) createRequire(import.meta.url)(bundle);
-  else {
+  else if (hookAdapter !== null && agent !== null) {
     const prepare: HookIO["prepare"] = async (options) => (await import("@iflow-memory/store")).prepareSessionInjection(options);
     const fetch = argv.includes("--mcp") ? "mcp" : "cli";
-    const code = await (await import("@iflow-memory/hook-adapter")).runSessionStartHook({ ...cliIO(), prepare, fetch });
+    const code = await hookAdapter.runSessionStartHook({ ...cliIO(), prepare, fetch, agent });
+    process.stdout.write("", () => process.exit(code));
+  } else {
+    const code = await (await import("./run.js")).run(cliIO());
     process.stdout.write("", () => process.exit(code));
   }
 } else {

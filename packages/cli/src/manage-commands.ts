@@ -19,9 +19,9 @@ import {
   type ListScope,
 } from "@iflow-memory/store";
 import type { FeedbackSummary, SessionSignals } from "@iflow-memory/store";
-import { diagnoseClaudeInstall } from "@iflow-memory/hook-adapter";
 import { Command, Option } from "commander";
 import { RuntimeError, UsageError } from "./errors.js";
+import { installChecks } from "./install-checks.js";
 import { printer, type CliIO } from "./io.js";
 
 interface Locations {
@@ -194,7 +194,7 @@ export function registerManageCommands(program: Command, io: CliIO, setExitCode:
     .action(async (options: Locations & { json?: boolean }) => {
       const locations = await locate(options);
       const home = io.env.HOME !== undefined && io.env.HOME !== "" ? io.env.HOME : homedir();
-      const checks = [...(await diagnoseMemory(locations)), diagnoseClaudeInstall({ home, projectRoot: locations.projectRoot })];
+      const checks = [...(await diagnoseMemory(locations)), ...(await installChecks(io.env, home, locations.projectRoot))];
       if (options.json === true) io.stdout.write(`${JSON.stringify(checks, null, 2)}\n`);
       else
         for (const check of checks) {
@@ -227,7 +227,9 @@ function formatFeedback(votes: FeedbackSummary | undefined): string {
 // An injection: one line, then its entries indented, with what relevance matched.
 function formatHistoryRecord(record: HistoryRecord): string {
   const what = record.event === "search" && record.query !== undefined ? `search "${record.query}"` : record.event;
-  const head = `${record.time}  ${record.session ?? "(no session)"}  ${record.project}  ${what}  ${record.entries.length} entr${record.entries.length === 1 ? "y" : "ies"}, ${record.chars} characters (${record.ranking === "relevance" ? "by relevance" : "today's order"})\n`;
+  // Records from before agents were told apart are Claude Code's; an MCP search does not know its agent.
+  const agent = record.agent ?? (record.event === "search" ? "" : "claude");
+  const head = `${record.time}  ${record.session ?? "(no session)"}  ${record.project}  ${agent === "" ? "" : `${agent}  `}${what}  ${record.entries.length} entr${record.entries.length === 1 ? "y" : "ies"}, ${record.chars} characters (${record.ranking === "relevance" ? "by relevance" : "today's order"})\n`;
   return head + record.entries.map((entry) => `    sha256:${entry.hash}  ${entry.name}${entry.matched === undefined || entry.matched.length === 0 ? "" : `  (matched: ${entry.matched.join(", ")})`}\n`).join("");
 }
 

@@ -1,5 +1,5 @@
 import { Readable, Writable } from "node:stream";
-import { runSessionStartHook, runUserPromptSubmitHook } from "@iflow-memory/hook-adapter";
+import { isAgentName, runSessionStartHook, runUserPromptSubmitHook } from "@iflow-memory/hook-adapter";
 import { stripControlCharacters } from "@iflow-memory/parser";
 import { prepareSessionInjection } from "@iflow-memory/store";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
@@ -118,16 +118,27 @@ function buildProgram(raw: CliIO, setExitCode: (code: number) => void): Command 
   });
 
   const hook = program.command("hook").description("run as an agent hook");
+  // A hook registered with an agent we do not know prints nothing and exits 0: it never breaks a session.
+  const runAs = async (run: typeof runSessionStartHook, options: { mcp?: boolean; agent?: string }) => {
+    if (options.agent !== undefined && !isAgentName(options.agent)) {
+      io.stderr.write(`iflow-memory: --agent takes claude, codex or gemini, not "${options.agent}"; nothing injected (run \`iflow-memory setup <agent>\` again to register the hook anew)\n`);
+      return setExitCode(0);
+    }
+    // The hooks speak JSON (which escapes control characters) on the raw streams.
+    setExitCode(await run({ ...raw, prepare: prepareSessionInjection, fetch: options.mcp === true ? "mcp" : "cli", ...(options.agent === undefined ? {} : { agent: options.agent }) }));
+  };
   hook
     .command("session-start")
-    .description("Claude Code SessionStart hook: reads the hook JSON on stdin, prints additionalContext; never blocks a session")
+    .description("SessionStart hook (Claude Code; Codex CLI and Gemini CLI with --agent): reads the hook JSON on stdin, prints additionalContext; never blocks a session")
     .option("--mcp", "the iflow-memory MCP server is registered too: the block's index names its tools")
-    .action(async (options: { mcp?: boolean }) => setExitCode(await runSessionStartHook({ ...raw, prepare: prepareSessionInjection, fetch: options.mcp === true ? "mcp" : "cli" })));
+    .option("--agent <name>", "the agent that runs the hook: claude (default), codex or gemini")
+    .action(async (options: { mcp?: boolean; agent?: string }) => runAs(runSessionStartHook, options));
   hook
     .command("user-prompt-submit")
-    .description("Claude Code UserPromptSubmit hook: adds the entries relevant to the prompt that the session has not been given; never blocks a prompt")
+    .description("UserPromptSubmit hook (Claude Code, Codex CLI; Gemini CLI's BeforeAgent with --agent gemini): adds the entries relevant to the prompt that the session has not been given; never blocks a prompt")
     .option("--mcp", "the iflow-memory MCP server is registered too: the block's index names its tools")
-    .action(async (options: { mcp?: boolean }) => setExitCode(await runUserPromptSubmitHook({ ...raw, prepare: prepareSessionInjection, fetch: options.mcp === true ? "mcp" : "cli" })));
+    .option("--agent <name>", "the agent that runs the hook: claude (default), codex or gemini")
+    .action(async (options: { mcp?: boolean; agent?: string }) => runAs(runUserPromptSubmitHook, options));
 
   return program;
 }

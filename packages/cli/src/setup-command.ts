@@ -1,11 +1,13 @@
-import { existsSync } from "node:fs";
 import { homedir } from "node:os";
-import { isAbsolute, join, relative, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
-import { addMcpServer, addSessionStartHook, findClaudeInstallRoutes, quoteForShell, removeMcpServer, removeSessionStartHook, type HookEvent, type McpServerEntry } from "@iflow-memory/hook-adapter";
+import { join, resolve } from "node:path";
+import { addMcpServer, addSessionStartHook, findClaudeInstallRoutes, quoteForShell, removeMcpServer, removeSessionStartHook, type HookEvent } from "@iflow-memory/hook-adapter";
 import { removeStoreCache, resolveGlobalStoreDir, revertSettingsFile, type SettingsRevertOutcome, updateSettingsFile } from "@iflow-memory/store";
 import { Command } from "commander";
+import { defaultHookCommand, defaultMcpServer } from "./hook-commands.js";
 import type { CliIO } from "./io.js";
+import { registerSetupCodexCommand } from "./setup-codex-command.js";
+import { registerSetupGeminiCommand } from "./setup-gemini-command.js";
+import { listAgents } from "./setup-list.js";
 
 /**
  * `iflow-memory setup claude`: adds (or with --uninstall removes) the SessionStart and
@@ -14,9 +16,17 @@ import type { CliIO } from "./io.js";
  * local scope with --project).
  */
 export function registerSetupCommand(program: Command, io: CliIO, setExitCode: (code: number) => void): void {
-  program
+  const setup = program
     .command("setup")
-    .description("install iflow-memory into an agent")
+    .description("install iflow-memory into an agent (claude, codex, gemini); without one, list the agents found here and what each would get")
+    // No options of its own: an option here would also take its agent's (`setup claude --json`).
+    .action(() => {
+      listAgents(io);
+      setExitCode(0);
+    });
+  registerSetupCodexCommand(setup, io, setExitCode);
+  registerSetupGeminiCommand(setup, io, setExitCode);
+  setup
     .command("claude")
     .description("add the SessionStart and UserPromptSubmit hooks to Claude Code's settings (~/.claude/settings.json, or the project's with --project)")
     .option("--project <dir>", "install into DIR/.claude/settings.json instead of your user settings")
@@ -33,8 +43,8 @@ export function registerSetupCommand(program: Command, io: CliIO, setExitCode: (
       const mcp = options.mcp !== false;
       const project = options.project === undefined ? undefined : resolve(io.cwd, options.project);
       const commands: Array<[HookEvent, string]> = [
-        ["SessionStart", options.command ?? defaultHookCommand("session-start", mcp, project)],
-        ...(options.command === undefined ? [["UserPromptSubmit", defaultHookCommand("user-prompt-submit", mcp, project)] as [HookEvent, string]] : []),
+        ["SessionStart", options.command ?? defaultHookCommand("session-start", mcp, project === undefined ? {} : { project })],
+        ...(options.command === undefined ? [["UserPromptSubmit", defaultHookCommand("user-prompt-submit", mcp, project === undefined ? {} : { project })] as [HookEvent, string]] : []),
       ];
       if (options.uninstall === true) {
         await uninstall(io, home, path, options);
@@ -162,38 +172,4 @@ async function setupMcpServer(home: string, project: string | undefined, options
   );
   if (options.dryRun === true) return `(dry run: ${path} not changed; it would say: ${result.message})`;
   return `${result.message}${result.backup === null ? "" : `\nPrevious Claude Code config kept in ${result.backup}.`}`;
-}
-
-// The standalone MCP server bundle when it is installed beside the CLI (this repository's
-// layout, or the plugin's), else the CLI itself.
-function defaultMcpServer(): McpServerEntry {
-  const bundle = besideThisCommand(["../../mcp-server/dist/mcp-server.cjs", "../mcp/mcp-server.cjs"]);
-  if (bundle !== null) return { type: "stdio", command: "node", args: [bundle] };
-  return { type: "stdio", command: "node", args: [thisCommand(), "mcp"] };
-}
-
-// The standalone hook bundle (fastest) when it is installed beside the CLI, else the CLI itself.
-// Claude Code runs the command through `sh -c`: the path is single-quoted so that an install
-// folder named with `$(…)`, backticks or quotes is a path, never shell code. For a project's
-// settings (`--project`, often committed), a path that works on every machine: under
-// "$CLAUDE_PROJECT_DIR" when the install is inside the project, else `iflow-memory` from the PATH.
-function defaultHookCommand(hook: "session-start" | "user-prompt-submit", mcp: boolean, project?: string): string {
-  const bundle = besideThisCommand([`../../hook-adapter/dist/${hook}.cjs`, `../hooks/${hook}.cjs`]);
-  const flag = mcp ? " --mcp" : "";
-  if (project !== undefined) {
-    const inside = bundle === null ? null : relative(project, bundle);
-    if (inside !== null && inside !== "" && !inside.startsWith("..") && !isAbsolute(inside)) return `node "$CLAUDE_PROJECT_DIR"/${quoteForShell(inside)}${flag}`;
-    return `iflow-memory hook ${hook}${flag}`;
-  }
-  if (bundle !== null) return `node ${quoteForShell(bundle)}${flag}`;
-  return `node ${quoteForShell(thisCommand())} hook ${hook}${flag}`;
-}
-
-function besideThisCommand(paths: string[]): string | null {
-  return paths.map((path) => fileURLToPath(new URL(path, import.meta.url))).find((path) => existsSync(path)) ?? null;
-}
-
-// The CLI's entry: bin.js beside this chunk, or this file itself where the CLI is one file (the plugin's).
-function thisCommand(): string {
-  return besideThisCommand(["./bin.js"]) ?? fileURLToPath(import.meta.url);
 }

@@ -3,6 +3,7 @@ import { resolve } from "node:path";
 import { findProjectRoot, resolveGlobalStoreDir } from "@iflow-memory/store";
 import type { Command } from "commander";
 import { RuntimeError } from "./errors.js";
+import { installChecks } from "./install-checks.js";
 import type { CliIO } from "./io.js";
 
 interface UiOptions {
@@ -30,7 +31,7 @@ export function registerUiCommand(program: Command, io: CliIO, setExitCode: (cod
       const globalStoreDir = resolveGlobalStoreDir({ flag: options.globalStore === undefined ? undefined : resolve(io.cwd, options.globalStore), env: io.env });
       const { openInBrowser, startViewer } = await import("@iflow-memory/viewer");
       const home = io.env.HOME !== undefined && io.env.HOME !== "" ? io.env.HOME : homedir();
-      const moreChecks = async () => [(await import("@iflow-memory/hook-adapter")).diagnoseClaudeInstall({ home, projectRoot })];
+      const moreChecks = () => installChecks(io.env, home, projectRoot);
       const viewer = await startViewer({ projectRoot, globalStoreDir, port: options.port, moreChecks }).catch((error: NodeJS.ErrnoException) => {
         const why = error.code === "EADDRINUSE" ? "the port is in use; choose another --port, or 0 for a free one" : error.code ?? error.message;
         throw new RuntimeError("LISTEN_FAILED", `cannot serve on 127.0.0.1:${options.port}: ${why}`, { cause: error });

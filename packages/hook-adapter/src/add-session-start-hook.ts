@@ -32,22 +32,35 @@ export interface SettingsChange {
  * // { settings: { hooks: { PreToolUse: [...], SessionStart: [{ hooks: [{ type: "command", command: "node …", timeout: 10 }] }] } }, outcome: "added" }
  */
 export function addSessionStartHook(settings: Record<string, unknown>, command: string, timeoutSeconds = 10, event: HookEvent = "SessionStart"): SettingsChange {
+  return addCommandHook(settings, event, { type: "command", command, timeout: timeoutSeconds });
+}
+
+/**
+ * Settings in Claude Code's hook layout — `hooks.<event>` an array of groups `{ matcher?, hooks:
+ * [{ type: "command", command, … }] }`, which Codex CLI's `hooks.json` and Gemini CLI's
+ * `settings.json` share — with `hook` registered for `event`: our own entry (recognised by its
+ * command) is updated in place, every other key, group and hook kept. Pure.
+ *
+ * @example
+ * addCommandHook({}, "BeforeAgent", { name: "iflow-memory-prompt", type: "command", command: "node …", timeout: 10000 }).outcome; // "added"
+ */
+export function addCommandHook(settings: Record<string, unknown>, event: string, hook: Record<string, unknown> & { command: string }): SettingsChange {
   const hooks = isObject(settings.hooks) ? settings.hooks : {};
   const groups = Array.isArray(hooks[event]) ? (hooks[event] as unknown[]) : [];
-  const ours = { type: "command", command, timeout: timeoutSeconds };
   let outcome: SettingsChange["outcome"] = "added";
   const updatedGroups = groups.map((group) => {
     if (!isObject(group) || !Array.isArray(group.hooks)) return group;
     return {
       ...group,
-      hooks: group.hooks.map((hook: unknown) => {
-        if (!isObject(hook) || !isIflowMemoryHook(hook.command)) return hook;
-        if (outcome === "added") outcome = hook.command === command && hook.timeout === timeoutSeconds ? "unchanged" : "updated";
-        return { ...hook, ...ours };
+      hooks: group.hooks.map((existing: unknown) => {
+        if (!isObject(existing) || !isIflowMemoryHook(existing.command)) return existing;
+        const merged = { ...existing, ...hook };
+        if (outcome === "added") outcome = JSON.stringify(merged) === JSON.stringify(existing) ? "unchanged" : "updated";
+        return merged;
       }),
     };
   });
-  const eventGroups = outcome === "added" ? [...updatedGroups, { hooks: [ours] }] : updatedGroups;
+  const eventGroups = outcome === "added" ? [...updatedGroups, { hooks: [hook] }] : updatedGroups;
   return { settings: { ...settings, hooks: { ...hooks, [event]: eventGroups } }, outcome };
 }
 
@@ -62,6 +75,18 @@ export function addSessionStartHook(settings: Record<string, unknown>, command: 
  * // { settings: { model: "opus" }, outcome: "removed" }
  */
 export function removeSessionStartHook(settings: Record<string, unknown>, event: HookEvent = "SessionStart", options: { keepEmpty?: boolean } = {}): { settings: Record<string, unknown>; outcome: "removed" | "absent" } {
+  return removeCommandHook(settings, event, options);
+}
+
+/**
+ * The settings without iflow-memory's hook for `event` (any agent's: the layout is shared), what
+ * the removal leaves empty dropped as `removeSessionStartHook` drops it (`keepEmpty` keeps the
+ * empty array and `hooks`).
+ *
+ * @example
+ * removeCommandHook({ hooks: { BeforeAgent: [{ hooks: [ours] }] } }, "BeforeAgent"); // { settings: {}, outcome: "removed" }
+ */
+export function removeCommandHook(settings: Record<string, unknown>, event: string, options: { keepEmpty?: boolean } = {}): { settings: Record<string, unknown>; outcome: "removed" | "absent" } {
   const hooks = isObject(settings.hooks) ? settings.hooks : {};
   if (!Array.isArray(hooks[event])) return { settings, outcome: "absent" };
   let removed = false;

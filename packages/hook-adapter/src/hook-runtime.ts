@@ -19,6 +19,7 @@ import {
   type SessionSignals,
   type StoreWarning,
 } from "@iflow-memory/store";
+import { agentDialect, type AgentName } from "./agent-dialect.js";
 import { readStdin, type HookInput } from "./read-stdin.js";
 
 /** Where a session's injection comes from: the project and the global store. */
@@ -67,6 +68,11 @@ export interface HookIO {
    * hook's command then ends in `--mcp`), else "cli" (`iflow-memory show HASH`).
    */
   fetch?: "mcp" | "cli";
+  /**
+   * The agent that runs the hook, named by `--agent` in its registered command: which stdin
+   * fields it sends and which output shape it reads (`agentDialect`). Absent: Claude Code.
+   */
+  agent?: AgentName;
   /** Also invalidates the cache, e.g. the stamp of the running bundle (a new build, a new cache). */
   cacheSalt?: string;
   stdin: HookInput;
@@ -94,7 +100,7 @@ const STDIN_TIMEOUT_MS = 1000;
  */
 export const IN_PROCESS_MAX_BYTES = 4 * 1024 * 1024;
 
-/** The fields of a Claude Code hook's stdin JSON; each hook reads what it uses. */
+/** The fields of a hook's stdin JSON, in Claude Code's names (an agent's dialect maps its own to them); each hook reads what it uses. */
 export interface HookEventInput {
   hook_event_name?: unknown;
   session_id?: unknown;
@@ -111,7 +117,7 @@ export interface HookContext {
 }
 
 /**
- * Runs a Claude Code hook fail-open: reads the hook's stdin JSON, hands it to `respond`, and
+ * Runs a hook fail-open: reads the hook's stdin JSON (in the dialect of `io.agent`), hands it to `respond`, and
  * prints what that returns. Whatever goes wrong, it resolves 0 within its deadline (default 2 s,
  * or `IFLOW_MEMORY_HOOK_DEADLINE_MS`), prints valid JSON or nothing, and says what went wrong on
  * stderr.
@@ -143,7 +149,7 @@ export async function runHook(io: HookIO, withoutMemory: string, respond: (conte
       const stdin = await readStdin(io.stdin, Math.min(STDIN_TIMEOUT_MS, deadlineMs), waiting.begin);
       if (stdin.timedOut) problems.push(`stdin did not close within ${STDIN_TIMEOUT_MS} ms; reading what arrived`);
       if (stdin.failure !== undefined) problems.push(`stdin could not be read (${stdin.failure}); reading what arrived`);
-      return respond({ input: parseInput(stdin.text, problems), problems, waiting });
+      return respond({ input: agentDialect(io.agent).readInput(parseInput(stdin.text, problems)), problems, waiting });
     };
     output = await Promise.race([build(), deadline]);
     if (output === null) {
@@ -192,9 +198,13 @@ export async function hookSources(io: HookIO, input: HookEventInput): Promise<In
  * (`claimSessionEvent`); the other prints nothing and says why on stderr. Without a session id,
  * nothing can be shared between them: true.
  */
-export function claimInjection(sources: InjectionSources, input: HookEventInput, event: string, problems: string[]): boolean {
+export function claimInjection(sources: InjectionSources, input: HookEventInput, event: string, problems: string[], agent: AgentName = "claude"): boolean {
   if (typeof input.session_id !== "string" || input.session_id === "") return true;
   if (claimSessionEvent(sources.globalStoreDir, input.session_id, event)) return true;
+  if (agent !== "claude") {
+    problems.push(`another iflow-memory hook injected for this session's ${event} already; nothing printed (is iflow-memory registered twice in ${agent}'s hooks? \`iflow-memory setup ${agent} --uninstall\` removes ours)`);
+    return false;
+  }
   problems.push(
     `another iflow-memory hook injected for this session's ${event} already; nothing printed (are both the plugin and \`iflow-memory setup claude\` installed? keep one: \`iflow-memory setup claude --uninstall\`, or uninstall the plugin)`,
   );
@@ -314,11 +324,11 @@ function cacheSalt(extra: string | undefined): string {
   return `${VERSION}\t${extra ?? ""}`;
 }
 
-function parseInput(text: string, problems: string[]): HookEventInput {
+function parseInput(text: string, problems: string[]): Record<string, unknown> {
   if (text.trim() === "") return {};
   try {
     const value: unknown = JSON.parse(text);
-    if (value !== null && typeof value === "object" && !Array.isArray(value)) return value as HookEventInput;
+    if (value !== null && typeof value === "object" && !Array.isArray(value)) return value as Record<string, unknown>;
     problems.push("stdin is JSON but not an object; using defaults (source startup, the current directory)");
   } catch {
     problems.push("stdin is not valid JSON; using defaults (source startup, the current directory)");

@@ -25,7 +25,7 @@ export async function recordInjection(
     problems.push(`${trackingPath(sources.globalStoreDir)}: tracking not written (${(error as Error).message}); the injection itself is unaffected`);
   }
   try {
-    appendInjectionHistory(sources.globalStoreDir, createHistoryRecord({ plan, project, session, event, ranking: plan.ranking, now }));
+    appendInjectionHistory(sources.globalStoreDir, createHistoryRecord({ plan, project, session, event, ranking: plan.ranking, now, agent: io.agent ?? "claude" }));
   } catch (error) {
     problems.push(`the injection history was not written (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); the injection itself is unaffected`);
   }

@@ -1,11 +1,13 @@
 import { planSessionStart, readFeedback, sessionQuery, startSessionSignals, storeCacheDir } from "@iflow-memory/store";
 import { withIndexFetch } from "@iflow-memory/ranker";
+import { agentDialect } from "./agent-dialect.js";
 import { cachedInjection, claimInjection, hookSources, reportWarnings, runHook, type HookIO } from "./hook-runtime.js";
 import { recordInjection } from "./record-injection.js";
 
 /**
- * Claude Code's SessionStart hook: reads the hook's stdin JSON, injects the project's memory
- * and prints `{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":…}}`.
+ * The SessionStart hook of Claude Code (and, with `io.agent`, of Codex CLI or Gemini CLI): reads
+ * the hook's stdin JSON, injects the project's memory and prints
+ * `{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":…}}`, the shape all three read.
  * With `memory_injection_ranking: relevance` (the default) the entries are those relevant to what
  * the session is about — its git branch, changed files, commit subjects, active feature and
  * stack — and none that are not; without any such signal, today's order. Fail-open: whatever
@@ -60,10 +62,10 @@ export function runSessionStartHook(io: HookIO): Promise<0> {
       }
     }
     if (plan.block === "") return "";
-    if (!claimInjection(sources, input, source, problems)) return "";
+    if (!claimInjection(sources, input, source, problems, io.agent)) return "";
     // A plan kept from an earlier start may have been made by the other route's hook.
     const block = withIndexFetch(plan.block, fetch);
     await recordInjection(io, sources, input, plan, source, problems);
-    return `${JSON.stringify({ hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: block } })}\n`;
+    return agentDialect(io.agent).formatOutput("session-start", block);
   });
 }

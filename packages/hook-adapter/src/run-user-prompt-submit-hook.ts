@@ -1,13 +1,16 @@
 import { planPromptRecall, readFeedback, readSessionLedger } from "@iflow-memory/store";
 import { shortHash } from "@iflow-memory/store";
+import { agentDialect } from "./agent-dialect.js";
 import { cachedInjection, claimInjection, hookSources, reportWarnings, runHook, type HookIO } from "./hook-runtime.js";
 import { recordInjection } from "./record-injection.js";
 
 /**
- * Claude Code's UserPromptSubmit hook: for each prompt, the entries relevant to it that the
+ * Claude Code's UserPromptSubmit hook (Codex CLI's too, and Gemini CLI's BeforeAgent with
+ * `io.agent`): for each prompt, the entries relevant to it that the
  * session has not been given yet (its ledger in the global store's cache), at most
  * `memory_prompt_recall_limit` (5) and 3,000 characters, as
- * `{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":…}}`; nothing
+ * `{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":…}}` (Gemini CLI:
+ * `"hookEventName":"BeforeAgent"`); nothing
  * at all when no entry clears the relevance floor — most prompts add nothing. Fail-open, with the
  * same deadline and cache as the SessionStart hook.
  *
@@ -16,9 +19,10 @@ import { recordInjection } from "./record-injection.js";
  *   stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() });
  */
 export function runUserPromptSubmitHook(io: HookIO): Promise<0> {
+  const dialect = agentDialect(io.agent);
   return runHook(io, "the prompt goes on without memory", async ({ input, problems, waiting }) => {
     if (typeof input.hook_event_name === "string" && input.hook_event_name !== "UserPromptSubmit") {
-      problems.push(`called for ${input.hook_event_name}, not UserPromptSubmit; nothing injected`);
+      problems.push(`called for ${input.hook_event_name}, not ${dialect.events.prompt}; nothing injected`);
       return "";
     }
     if (typeof input.prompt !== "string" || input.prompt.trim() === "") return "";
@@ -31,9 +35,9 @@ export function runUserPromptSubmitHook(io: HookIO): Promise<0> {
     const given = typeof input.session_id === "string" && input.session_id !== "" ? readSessionLedger(sources.globalStoreDir, input.session_id) : new Set<string>();
     const plan = planPromptRecall({ ...injection, ...(candidates === undefined ? {} : { ranking: candidates }) }, input.prompt, given, { feedback: readFeedback(sources.globalStoreDir), fetch: io.fetch ?? "cli" });
     if (plan.block === "") return "";
-    if (!claimInjection(sources, input, `prompt-${shortHash(input.prompt)}`, problems)) return "";
+    if (!claimInjection(sources, input, `prompt-${shortHash(input.prompt)}`, problems, io.agent)) return "";
     reportWarnings(injection.warnings, problems);
     await recordInjection(io, sources, input, { ...plan, ranking: "relevance" }, "prompt", problems);
-    return `${JSON.stringify({ hookSpecificOutput: { hookEventName: "UserPromptSubmit", additionalContext: plan.block } })}\n`;
+    return dialect.formatOutput("prompt", plan.block);
   });
 }

@@ -146,7 +146,7 @@ export function createMemoryServer(options: MemoryServerOptions): McpServer {
           // What a search returned is injected into the session too: one line of the injection history.
           const plan = { block: items.map((item) => item.text).join("\n"), entries: results.map((ranked) => ({ name: ranked.entry.name, contentHash: ranked.entry.contentHash, matchedTerms: ranked.matchedTerms })) };
           try {
-            appendInjectionHistory(options.globalStoreDir, createHistoryRecord({ plan, project: projectName(project), session: null, event: "search", ranking: "relevance", now: new Date(), query: args.query.slice(0, 200) }));
+            appendInjectionHistory(options.globalStoreDir, createHistoryRecord({ plan, project: projectName(project), session: null, event: "search", ranking: "relevance", now: new Date(), query: args.query.slice(0, 200), ...clientAgent(server.server.getClientVersion()?.name) }));
           } catch (error) {
             problems.push(`the injection history was not written (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); the results are unaffected`);
           }
@@ -346,4 +346,12 @@ function withoutControlCharacters<T>(value: T): T {
   if (Array.isArray(value)) return value.map(withoutControlCharacters) as T;
   if (value !== null && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, withoutControlCharacters(item)])) as T;
   return value;
+}
+
+// The agent a search's results went to, from the name its MCP client gave at initialization
+// (Claude Code "claude-code", Codex "codex-mcp-client", Gemini CLI "gemini-cli-mcp-client"…).
+function clientAgent(name: string | undefined): { agent?: string } {
+  if (name === undefined) return {};
+  const known = /claude|codex|gemini/i.exec(name);
+  return { agent: known === null ? name : known[0].toLowerCase() };
 }

@@ -63,6 +63,7 @@ export { updateSettingsFile } from "./update-settings-file.js";
 export { revertSettingsFile } from "./revert-settings-file.js";
 export type { SettingsRevertOutcome } from "./revert-settings-file.js";
 export { removeStoreCache } from "./remove-store-cache.js";
+export { updateTextFile } from "./update-text-file.js";
 export { isoTimestamp } from "./iso-timestamp.js";
 export { planPromptRecall, planSessionStart, PROMPT_RECALL_MAX_CHARS, sessionQuery, readSessionLedger, recordInSessionLedger, SESSION_LEDGER_MAX_AGE_MS, sessionLedgerPath } from "./relevance/index.js";
 export { claimSessionEvent, createMemorySearcher, SESSION_CLAIM_WINDOW_MS, searchMemory } from "./relevance/index.js";

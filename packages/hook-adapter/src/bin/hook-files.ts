@@ -1,6 +1,7 @@
 import { statSync } from "node:fs";
 import { join } from "node:path";
 import type { prepareSessionInjection, SessionInjection } from "@iflow-memory/store";
+import { agentFromArguments } from "../agent-dialect.js";
 import { descriptorIO } from "../descriptor-io.js";
 import type { HookIO, InjectionSources, PrepareInjection } from "../hook-runtime.js";
 
@@ -55,6 +56,12 @@ const spawnWhenNeeded = ((...args: Parameters<typeof import("node:child_process"
 
 /** Runs a hook as its bundle does: the process's stdio and environment, the files beside it, exit 0 whatever happens. */
 export function runBundledHook(run: (io: HookIO) => Promise<number>): void {
+  // The agent is the one its registered command names (`setup codex` adds `--agent codex`).
+  const agent = agentFromArguments(process.argv.slice(2));
+  if (agent === null) {
+    process.stderr.write("iflow-memory: --agent takes claude, codex or gemini; nothing injected (run `iflow-memory setup <agent>` again to register the hook anew)\n");
+    process.exit(0);
+  }
   run({
     ...descriptorIO(),
     prepare: prepareHere,
@@ -64,6 +71,7 @@ export function runBundledHook(run: (io: HookIO) => Promise<number>): void {
     cacheSalt: bundleStamp(),
     // Registered with the MCP server beside it (the plugin, `setup claude`): its index names the MCP tools.
     fetch: process.argv.includes("--mcp") ? "mcp" : "cli",
+    agent,
     env: process.env,
     cwd: process.cwd(),
     // The deadline holds from the process's start: node's own start and the bundle's load count.

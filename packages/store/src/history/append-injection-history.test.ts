@@ -33,6 +33,11 @@ describe("createHistoryRecord", () => {
       chars: plan.block.length,
     });
   });
+
+  it("names the agent the injection went to when told", () => {
+    const made = createHistoryRecord({ plan, project: "webshop", session: "019d036d", event: "startup", ranking: "relevance", now: new Date("2026-11-23T10:11:12Z"), agent: "codex" });
+    expect([made.agent, made.session, made.event]).toEqual(["codex", "019d036d", "startup"]);
+  });
 });
 
 describe("appendInjectionHistory", () => {

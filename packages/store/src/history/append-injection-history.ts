@@ -25,7 +25,7 @@ export interface HistoryEntry {
 export interface HistoryRecord {
   /** ISO-8601 UTC, to the second. */
   time: string;
-  /** Claude Code's session id; null when the agent gave none. */
+  /** The agent's session id; null when the agent gave none. */
   session: string | null;
   project: string;
   /** The SessionStart source (`startup`, `resume`, …), `prompt` (prompt recall) or `search` (MCP search results). */
@@ -37,14 +37,16 @@ export interface HistoryRecord {
   chars: number;
   /** The search's query, for `search`: the prompt of a prompt recall is the user's and is not kept. */
   query?: string;
+  /** The agent the injection went to (`claude`, `codex`, `gemini`; for an MCP search, from its client's name, else that name); absent in records written before agents were told apart (Claude Code's). */
+  agent?: string;
 }
 
 /**
  * The history record of an injection.
  *
  * @example
- * createHistoryRecord({ plan, project: "webshop", session: "5f0c…", event: "startup", ranking: "relevance", now: new Date() });
- * // { time: "2026-11-23T10:00:00Z", session: "5f0c…", project: "webshop", event: "startup", entries: [{ hash, name, matched }], chars: 4120, … }
+ * createHistoryRecord({ plan, project: "webshop", session: "5f0c…", event: "startup", ranking: "relevance", now: new Date(), agent: "codex" });
+ * // { time: "2026-11-23T10:00:00Z", session: "5f0c…", project: "webshop", event: "startup", entries: [{ hash, name, matched }], chars: 4120, agent: "codex", … }
  */
 export function createHistoryRecord(options: {
   plan: Pick<TrackedPlan, "block" | "entries">;
@@ -54,6 +56,7 @@ export function createHistoryRecord(options: {
   ranking: "relevance" | "original";
   now: Date;
   query?: string;
+  agent?: string;
 }): HistoryRecord {
   return {
     time: isoTimestamp(options.now),
@@ -68,6 +71,7 @@ export function createHistoryRecord(options: {
     })),
     chars: options.plan.block.length,
     ...(options.query === undefined ? {} : { query: options.query }),
+    ...(options.agent === undefined ? {} : { agent: options.agent }),
   };
 }
 

@@ -18,10 +18,15 @@ export async function sessionsPage(context: PageContext, query: URLSearchParams)
 ${warnings.length === 0 ? "" : html`<ul>${warnings.map((warning) => html`<li>${warning}</li>`)}</ul>`}
 ${shown.map(
   (record) => html`<article class="injection" aria-label="${record.event} at ${record.time}">
-<div><strong>${record.time.replace("T", " ").replace("Z", " UTC")}</strong> · ${record.session === null ? "no session id" : html`session <a href="/sessions?session=${encodeURIComponent(record.session)}"><code>${record.session}</code></a>`} · ${record.project} · ${record.event === "prompt" ? "prompt recall" : record.event === "search" ? "MCP search" : `session ${record.event}`}${record.query === undefined ? "" : html` “${record.query}”`}</div>
+<div><strong>${record.time.replace("T", " ").replace("Z", " UTC")}</strong> · ${record.session === null ? "no session id" : html`session <a href="/sessions?session=${encodeURIComponent(record.session)}"><code>${record.session}</code></a>`} · ${record.project} · ${record.event === "prompt" ? "prompt recall" : record.event === "search" ? "MCP search" : `session ${record.event}`}${record.event === "search" && record.agent === undefined ? "" : ` · ${agentLabel(record.agent)}`}${record.query === undefined ? "" : html` “${record.query}”`}</div>
 <div class="meta">${record.entries.length} entr${record.entries.length === 1 ? "y" : "ies"}, ${record.chars} characters, ${record.ranking === "relevance" ? "chosen by relevance" : "in today's order"}</div>
 <ul>${record.entries.map((entry) => html`<li><a href="/entry/${entry.hash}">${entry.name}</a>${entry.matched === undefined || entry.matched.length === 0 ? "" : html` <span class="meta">— matched ${entry.matched.join(", ")}</span>`}</li>`)}</ul>
 </article>`,
 )}`;
   return layout(context, { title: "Sessions", current: "/sessions", body });
+}
+
+// Records written before agents were told apart are Claude Code's; an MCP search names its client.
+function agentLabel(agent: string | undefined): string {
+  return agent === "codex" ? "Codex CLI" : agent === "gemini" ? "Gemini CLI" : agent === undefined || agent === "claude" ? "Claude Code" : agent;
 }
