@@ -3,7 +3,8 @@ import { join } from "node:path";
 import { CLI_BIN, makeTempDir, REPO_ROOT, runNode } from "@iflow-memory/test-utils";
 import { describe, expect, it } from "vitest";
 
-const hook = (name: string, agent: string) => `node "${join(REPO_ROOT, `packages/hook-adapter/dist/${name}.cjs`)}" --mcp --agent ${agent}`;
+// Single-quoted: agents run hook commands through sh -c (see setup-claude-shell-quoting.test.ts).
+const hook = (name: string, agent: string) => `node '${join(REPO_ROOT, `packages/hook-adapter/dist/${name}.cjs`)}' --mcp --agent ${agent}`;
 const MCP_BUNDLE = join(REPO_ROOT, "packages/mcp-server/dist/mcp-server.cjs");
 const run = (home: string, args: string[], env: Record<string, string> = {}) => runNode(CLI_BIN, ["setup", ...args], { env: { HOME: home, ...env } });
 
@@ -84,7 +85,7 @@ describe("iflow-memory setup codex", () => {
     const inProject = await run(home, ["codex", "--project", project, "--no-mcp"]);
     expect(inProject.stdout).toContain(`Note: Codex reads ${project}/.codex only in a project you have trusted.\n`);
     expect([existsSync(join(project, ".codex/hooks.json")), existsSync(join(project, ".codex/config.toml"))]).toEqual([true, false]);
-    expect(readFileSync(join(project, ".codex/hooks.json"), "utf8")).toContain(`session-start.cjs\\" --agent codex"`);
+    expect(readFileSync(join(project, ".codex/hooks.json"), "utf8")).toContain(`session-start.cjs' --agent codex"`);
   });
 });
 
@@ -175,8 +176,8 @@ describe("iflow-memory doctor, per agent", () => {
         status: "warning",
         details: [
           `hooks: SessionStart, BeforeAgent; MCP server: registered (${home}/.gemini)`,
-          'a hook runs another installation: node "/opt/iflow-memory/hooks/session-start.cjs" --mcp --agent gemini; `iflow-memory setup gemini` points it at this one',
-          'a hook runs another installation: node "/opt/iflow-memory/hooks/user-prompt-submit.cjs" --mcp --agent gemini; `iflow-memory setup gemini` points it at this one',
+          "a hook runs another installation: node '/opt/iflow-memory/hooks/session-start.cjs' --mcp --agent gemini; `iflow-memory setup gemini` points it at this one",
+          "a hook runs another installation: node '/opt/iflow-memory/hooks/user-prompt-submit.cjs' --mcp --agent gemini; `iflow-memory setup gemini` points it at this one",
         ],
       },
     ]);
