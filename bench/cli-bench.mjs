@@ -1,0 +1,67 @@
+#!/usr/bin/env node
+// The command line's start, as a user or a script pays it: `iflow-memory --version`, `--help`,
+// and `inject` on the real bank (the memory.py drop-in), each run paired with a `node -e 0` run
+// in the same rotation (ratio = median of the pairs' ratios), like the hooks. Writes its section
+// of BENCHMARKS.md (between the cli-bench markers).
+import { spawnSync } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { cpus } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const CLI = join(REPO_ROOT, "packages/cli/dist/bin.js");
+const CORPORA = join(REPO_ROOT, "test/fixtures/corpora");
+const RUNS = Number(process.env.BENCH_RUNS ?? 15);
+const ENV = { PATH: process.env.PATH ?? "", HOME: join(REPO_ROOT, "bench") };
+
+const rows = [
+  { name: "`iflow-memory --version`", args: ["--version"], budget: "≤ 1.3 ×" },
+  { name: "`iflow-memory --help`", args: ["--help"], budget: "≤ 1.3 ×" },
+  {
+    name: "`iflow-memory inject` on the real bank (265 entries) + global-store example (18), no tracking",
+    args: ["inject", "--project-root", join(CORPORA, "iflow-kb-2026-04"), "--global-store", join(CORPORA, "global-store-example"), "--no-tracking"],
+    budget: "≤ 1.5 × (memory.py ≈ 2 ×)",
+  },
+].map((row) => ({ ...row, times: [], ratios: [] }));
+
+function time(args) {
+  const start = process.hrtime.bigint();
+  const result = spawnSync(process.execPath, args, { env: ENV, encoding: "utf8" });
+  const elapsed = Number(process.hrtime.bigint() - start) / 1e6;
+  if (result.status !== 0) throw new Error(`node ${args.join(" ")} exited ${result.status}: ${result.stderr}`);
+  return { elapsed, stdout: result.stdout };
+}
+const median = (values) => [...values].sort((a, b) => a - b)[values.length >> 1];
+
+// Each command does its work: the version, the help, the block.
+if (time([CLI, "--version"]).stdout.trim() === "" || !time([CLI, "inject", ...rows[2].args.slice(1)]).stdout.startsWith("## Engineering Memory")) throw new Error("the CLI printed nothing");
+const baseline = [];
+for (let run = 0; run < RUNS; run++) {
+  for (let at = 0; at < rows.length; at++) {
+    const row = rows[(at + run) % rows.length];
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
+    const base = time(["-e", "0"]).elapsed;
+    const elapsed = time([CLI, ...row.args]).elapsed;
+    baseline.push(base);
+    row.times.push(elapsed);
+    row.ratios.push(elapsed / base);
+  }
+}
+const section = [
+  "<!-- cli-bench:start (written by `pnpm bench`: bench/cli-bench.mjs) -->",
+  "## Command line",
+  "",
+  `Each command spawned as a user runs it, median of ${RUNS} runs, each paired with a \`node -e 0\` run (ratio = median of the pairs' ratios).`,
+  `Machine: ${cpus().length} × ${cpus()[0]?.model.split(" ").slice(0, 2).join(" ") ?? "CPU"}, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}; \`node -e 0\`: ${median(baseline).toFixed(1)} ms.`,
+  "",
+  "| command | median (ratio to `node -e 0`) | budget |",
+  "|---|---|---|",
+  ...rows.map((row) => `| ${row.name} | ${median(row.times).toFixed(1)} ms (${median(row.ratios).toFixed(2)} ×) | ${row.budget} |`),
+  "<!-- cli-bench:end -->",
+].join("\n");
+console.log(section);
+const path = join(REPO_ROOT, "BENCHMARKS.md");
+const document = readFileSync(path, "utf8");
+const pattern = /<!-- cli-bench:start[\s\S]*?<!-- cli-bench:end -->/;
+writeFileSync(path, pattern.test(document) ? document.replace(pattern, section) : `${document.trimEnd()}\n\n${section}\n`);
