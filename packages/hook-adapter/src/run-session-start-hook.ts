@@ -8,9 +8,11 @@ import { recordInjection } from "./record-injection.js";
  * The SessionStart hook of Claude Code (and, with `io.agent`, of Codex CLI or Gemini CLI): reads
  * the hook's stdin JSON, injects the project's memory and prints
  * `{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":…}}`, the shape all three read.
- * With `memory_injection_ranking: relevance` (the default) the entries are those relevant to what
- * the session is about — its git branch, changed files, commit subjects, active feature and
- * stack — and none that are not; without any such signal, today's order. Fail-open: whatever
+ * With `memory_injection_ranking: relevance` (the default) the entries relevant to what the
+ * session is about — its git branch, changed files, commit subjects, active feature and stack —
+ * come first, then the proven core, then an index of the rest (`planSessionStart`); `strict`
+ * gives the relevant ones alone. One hook injects per session and event, whichever routes are
+ * installed (`claimInjection`). Fail-open: whatever
  * goes wrong, it resolves 0 within its deadline (default 2 s, or `IFLOW_MEMORY_HOOK_DEADLINE_MS`),
  * prints valid JSON or nothing, and says what went wrong on stderr. What the files give is cached
  * in the global store (`.cache/`) until one of them changes; `IFLOW_MEMORY_HOOK_CACHE=0` turns

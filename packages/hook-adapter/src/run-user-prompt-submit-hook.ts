@@ -1,5 +1,4 @@
-import { planPromptRecall, readFeedback, readSessionLedger } from "@iflow-memory/store";
-import { shortHash } from "@iflow-memory/store";
+import { planPromptRecall, readFeedback, readSessionLedger, shortHash } from "@iflow-memory/store";
 import { agentDialect } from "./agent-dialect.js";
 import { cachedInjection, claimInjection, hookSources, reportWarnings, runHook, type HookIO } from "./hook-runtime.js";
 import { recordInjection } from "./record-injection.js";

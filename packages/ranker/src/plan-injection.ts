@@ -142,7 +142,7 @@ function budgeted(relevant: Entry[], core: Entry[], candidates: readonly Entry[]
     rest = restOf(kept);
   }
   const local = kept.filter((entry) => entry.scope === "local").length;
-  let indexed: Entry[] = [];
+  const indexed: Entry[] = [];
   let indexText = "";
   if (indexOn && kept.length > 0) {
     // Room as for the longest heading, so that `withIndexFetch` may change it within the budget.
@@ -161,7 +161,6 @@ function budgeted(relevant: Entry[], core: Entry[], candidates: readonly Entry[]
       indexed.push(entry);
     }
     indexText = formatMemoryIndex(lines, index.fetch);
-    if (lines.length === 0) indexed = [];
   }
   return {
     entries: kept,
