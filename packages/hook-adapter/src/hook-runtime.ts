@@ -12,11 +12,13 @@ import {
   releaseCacheRefresh,
   resolveGlobalStoreDir,
   SETTLE_MS,
+  storeCacheDir,
   writeCachedInjection,
   writeCachedPlan,
   type SessionInjection,
   type SessionPlan,
   type SessionSignals,
+  type EntryFileCache,
   type StoreWarning,
 } from "@iflow-memory/store";
 import { agentDialect, type AgentName } from "./agent-dialect.js";
@@ -26,6 +28,8 @@ import { readStdin, type HookInput } from "./read-stdin.js";
 export interface InjectionSources {
   projectRoot: string;
   globalStoreDir: string;
+  /** Where each memory file's entries are kept between reads (absent: every file parsed), so that a start after an edit parses only the file that changed. */
+  fileCache?: EntryFileCache;
 }
 
 /** Works out a session's injection from the files: `prepareSessionInjection` of the store. */
@@ -254,7 +258,8 @@ export async function cachedInjection(io: HookIO, sources: InjectionSources, wai
     if (aside && cacheOn && refreshInBackground !== undefined) {
       waiting.onGiveUp = () => startRefresh(refreshInBackground, path, sources, fingerprint.bytes);
     }
-    const injection = await (aside ? io.prepareAside! : io.prepare)(sources);
+    const fileCache = cacheOn ? { fileCache: { dir: storeCacheDir(sources.globalStoreDir), salt: cacheSalt(io.cacheSalt) } } : {};
+    const injection = await (aside ? io.prepareAside! : io.prepare)({ ...sources, ...fileCache });
     waiting.onGiveUp = undefined;
     // A cache that cannot be written (no global store, a read-only home) only costs speed.
     if (cacheOn && fingerprint.settled) await writeCachedInjection(path, fingerprint.value, injection).catch(() => undefined);
@@ -313,7 +318,7 @@ export async function refreshCachedInjection(
       await sleep(SETTLE_MS);
       fingerprint = stamp();
     }
-    const injection = await prepare(sources);
+    const injection = await prepare({ ...sources, fileCache: { dir: storeCacheDir(sources.globalStoreDir), salt: cacheSalt(options.cacheSalt) } });
     if (fingerprint.settled) await writeCachedInjection(path, fingerprint.value, injection);
   } finally {
     releaseCacheRefresh(path);

@@ -3,6 +3,7 @@ import { dirname, join } from "node:path";
 import { CATEGORIES } from "@iflow-memory/parser";
 import type { SessionInjection } from "./prepare-session-injection.js";
 import type { SessionPlan } from "./relevance/plan-session-injection.js";
+import { SETTLE_MS } from "./settle-ms.js";
 import { configPath } from "./read-config.js";
 import { FEEDBACK_FILE } from "./read-feedback.js";
 import { knowledgeBankDir } from "./read-knowledge-bank.js";
@@ -11,8 +12,7 @@ import { decodeRankingCacheHeader, encodeRankingCache, type RankingData } from "
 import { shortHash } from "./short-hash.js";
 import { writeFileAtomically } from "./write-file-atomically.js";
 
-/** Files changed this recently may change again within the file system's time granularity. */
-export const SETTLE_MS = 2000;
+export { SETTLE_MS } from "./settle-ms.js";
 
 export interface InjectionFingerprint {
   value: string;

@@ -1,4 +1,5 @@
 import { buildRelevanceIndex, injectionCandidates, planInjection, type InjectionPlan, type InjectionIndex } from "@iflow-memory/ranker";
+import type { EntryFileCache } from "./entry-file-cache.js";
 import { readConfig, type MemoryConfig } from "./read-config.js";
 import type { RankingData } from "./ranking-cache-file.js";
 import { readMemorySources } from "./read-memory-sources.js";
@@ -24,19 +25,25 @@ export interface SessionInjection {
 /**
  * Reads a project's config, its knowledge bank and (unless the config turns it off) the global
  * store; plans today's injection within the config's limit and character budget, and indexes
- * the candidates for relevance.
+ * the candidates for relevance. With `fileCache`, a memory file unchanged since it was last read
+ * is taken from that cache instead of being parsed again (see `readEntryFiles`).
  *
  * @example
  * const injection = await prepareSessionInjection({ projectRoot: "/work/webshop",
  *   globalStoreDir: "/home/ada/.claude/iflow/memory" });
  * injection.plan.block; // "## Engineering Memory (from knowledge bank)\n\n…"
  */
-export async function prepareSessionInjection(options: { projectRoot: string; globalStoreDir: string }): Promise<SessionInjection> {
+export async function prepareSessionInjection(options: { projectRoot: string; globalStoreDir: string; fileCache?: EntryFileCache }): Promise<SessionInjection> {
   const { config, warnings: configWarnings } = await readConfig(options.projectRoot);
   if (!config.injectionEnabled) {
     return { config, configWarnings, plan: { block: "", entries: [], sources: { local: 0, global: 0 }, droppedForBudget: 0 }, warnings: [] };
   }
-  const sources = await readMemorySources({ ...options, includeGlobal: config.globalEnabled });
+  const sources = await readMemorySources({
+    projectRoot: options.projectRoot,
+    globalStoreDir: options.globalStoreDir,
+    includeGlobal: config.globalEnabled,
+    ...(options.fileCache === undefined ? {} : { cache: options.fileCache }),
+  });
   const candidates = injectionCandidates({ local: sources.local, global: sources.global, project: projectName(options.projectRoot) });
   const plan = planInjection({ candidates, limit: config.injectionLimit, maxChars: config.injectionMaxChars, ...sessionIndex(config) });
   const ranks = config.injectionRanking !== "original" || config.promptRecall;
@@ -44,7 +51,7 @@ export async function prepareSessionInjection(options: { projectRoot: string; gl
     config,
     configWarnings,
     plan: trackedPlan(plan),
-    ...(ranks ? { ranking: { candidates, index: buildRelevanceIndex(candidates) } } : {}),
+    ...(ranks ? { ranking: { candidates, index: buildRelevanceIndex(candidates, undefined, sources.terms) } } : {}),
     warnings: sources.warnings,
   };
 }

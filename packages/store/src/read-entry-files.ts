@@ -1,32 +1,72 @@
 import { join } from "node:path";
-import { CATEGORIES, parseKnowledgeBank, type Entry, type Scope } from "@iflow-memory/parser";
+import { CATEGORIES, parseKnowledgeBank, type Category, type Entry, type Scope } from "@iflow-memory/parser";
+import { entryTerms, fileStamp, learnTerms, readFileEntries, writeFileEntries, type EntryFileCache, type FileEntries } from "./entry-file-cache.js";
 import { readCommittedFiles } from "./read-committed-files.js";
 import { readTextFile } from "./read-text-file.js";
+import { redactEntriesRead } from "./redact-entries-read.js";
 import type { StoreWarning } from "./store-warning.js";
 
 export interface EntriesRead {
   /** Entries of anti-patterns.md, patterns.md, heuristics.md, in that order. */
   entries: Entry[];
   warnings: StoreWarning[];
+  /** With a cache: `tokenizeText` of the entries' fields, by text, for `buildRelevanceIndex`. */
+  terms?: Map<string, readonly string[]>;
+}
+
+export interface ReadEntryFilesOptions {
+  /** Replace every secret with `[REDACTED]`, with a warning naming `redact` as where to remove it from ("the store"). */
+  redact?: string;
+  /**
+   * Keep each file's (redacted) entries in this cache, and take them from it while the file is
+   * unchanged: a read after an edit parses only the file that changed. Only with `redact`: raw
+   * entries (secrets included) are never written to a cache.
+   */
+  cache?: EntryFileCache;
 }
 
 /**
  * Reads the three category files of one folder; missing files are simply empty. They are read
  * as one commit left them (see `readCommittedFiles`): all before a promotion or all after it.
  */
-export async function readEntryFiles(directory: string, scope: Scope): Promise<EntriesRead> {
+export async function readEntryFiles(directory: string, scope: Scope, options: ReadEntryFilesOptions = {}): Promise<EntriesRead> {
   const paths = CATEGORIES.map((category) => join(directory, `${category}.md`));
-  const results = await readCommittedFiles(directory, paths, (path) => readTextFile(path));
-  const files = CATEGORIES.map((category, index) => ({ category, path: paths[index]!, result: results[index]! }));
+  const results = await readCommittedFiles(directory, paths, (path, target) => readEntryFile(path, target === path, { scope, category: CATEGORIES[paths.indexOf(target)]! }, options));
   const entries: Entry[] = [];
   const warnings: StoreWarning[] = [];
-  for (const { category, path, result } of files) {
-    if ("warning" in result) warnings.push(result.warning);
-    if (!("text" in result)) continue;
-    const parsed = parseKnowledgeBank(result.text, { category, scope, path });
+  // Warnings of reading first, then those of the secrets redacted, file by file, as they always came.
+  for (const result of results) {
     // A loop, not push(...array): a bank of 125,000 entries has more than a call has room for.
-    for (const entry of parsed.entries) entries.push(entry);
-    for (const warning of parsed.warnings) warnings.push(warning);
+    for (const entry of result.entries) entries.push(entry);
+    for (const warning of result.warnings) warnings.push(warning);
   }
-  return { entries, warnings };
+  for (const result of results) for (const warning of result.redactions) warnings.push(warning);
+  if (options.cache === undefined || options.redact === undefined) return { entries, warnings };
+  const terms = new Map<string, readonly string[]>();
+  for (const result of results) result.entries.forEach((entry, at) => learnTerms(terms, entry, result.terms[at]!));
+  return { entries, warnings, terms };
+}
+
+// One category file: from the cache when it is unchanged since it was kept (never a commit's
+// temporary, which `target` is not), else read, parsed, redacted and kept.
+async function readEntryFile(path: string, isTarget: boolean, file: { scope: Scope; category: Category }, options: ReadEntryFilesOptions): Promise<FileEntries> {
+  const cache = options.redact !== undefined && isTarget ? options.cache : undefined;
+  const how = `${file.scope} ${file.category} ${options.redact ?? "raw"}`;
+  const now = cache?.now ?? Date.now;
+  const state = cache === undefined ? null : await fileStamp(path, now());
+  if (cache !== undefined && state !== null) {
+    const kept = await readFileEntries(cache, path, state.stamp, how);
+    if (kept !== null) return kept;
+  }
+  const result = await readTextFile(path);
+  if ("warning" in result) return { entries: [], warnings: [result.warning], redactions: [], terms: [] };
+  if (!("text" in result)) return { entries: [], warnings: [], redactions: [], terms: [] };
+  const parsed = parseKnowledgeBank(result.text, { ...file, path });
+  const read = options.redact === undefined ? parsed : redactEntriesRead(parsed, options.redact);
+  // Terms only for a cache: what relevance's index would tokenize anyway, kept for the next read.
+  const terms = options.cache === undefined || options.redact === undefined ? [] : read.entries.map(entryTerms);
+  const entries = { entries: read.entries, warnings: read.warnings.slice(0, parsed.warnings.length), redactions: read.warnings.slice(parsed.warnings.length), terms };
+  // Kept only when the file had settled and did not change while it was read.
+  if (cache !== undefined && state !== null && state.settled && (await fileStamp(path, now()))?.stamp === state.stamp) await writeFileEntries(cache, path, state.stamp, how, entries);
+  return entries;
 }

@@ -1,7 +1,7 @@
 import { homedir } from "node:os";
 import { join } from "node:path";
+import type { EntryFileCache } from "./entry-file-cache.js";
 import { readEntryFiles, type EntriesRead } from "./read-entry-files.js";
-import { redactEntriesRead } from "./redact-entries-read.js";
 
 /**
  * Where the global store is: the `--global-store` flag, else `IFLOW_MEMORY_HOME`, else
@@ -21,11 +21,12 @@ export function resolveGlobalStoreDir(options: { flag?: string | undefined; env:
 /**
  * Reads the global store's three category files; a store that does not exist yet is empty.
  * Secrets in any field of an entry are replaced by `[REDACTED]` (with a warning), as promotion would have.
+ * With `cache`, each file's entries are kept there and taken from it while the file is unchanged.
  *
  * @example
  * const { entries } = await readGlobalStore(resolveGlobalStoreDir({ env: process.env }));
  */
-export async function readGlobalStore(directory: string): Promise<EntriesRead> {
+export async function readGlobalStore(directory: string, options: { cache?: EntryFileCache } = {}): Promise<EntriesRead> {
   // A global store may have been written by other tools: a secret in it never reaches a session.
-  return redactEntriesRead(await readEntryFiles(directory, "global"), "the store");
+  return readEntryFiles(directory, "global", { redact: "the store", ...options });
 }

@@ -1,8 +1,8 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { CATEGORIES } from "@iflow-memory/parser";
+import type { EntryFileCache } from "./entry-file-cache.js";
 import { readEntryFiles, type EntriesRead } from "./read-entry-files.js";
-import { redactEntriesRead } from "./redact-entries-read.js";
 
 export interface KnowledgeBankRead extends EntriesRead {
   /** Other files in the knowledge-bank folder (constitution.md, …): never read as entries. */
@@ -18,15 +18,15 @@ export function knowledgeBankDir(projectRoot: string): string {
  * Reads a project's knowledge bank (`docs/knowledge-bank/{anti-patterns,patterns,heuristics}.md`).
  * No folder or no files: no entries and no warning. Secrets in any field of an entry are
  * replaced by `[REDACTED]` (with a warning) unless `raw` — for promotion, which must know them
- * to refuse with --strict, and `doctor`, which reports them.
+ * to refuse with --strict, and `doctor`, which reports them. With `cache`, the redacted entries of
+ * each file are kept there and taken from it while the file is unchanged (see `readEntryFiles`).
  *
  * @example
  * const { entries, warnings } = await readKnowledgeBank("/work/webshop");
  */
-export async function readKnowledgeBank(projectRoot: string, options: { raw?: boolean } = {}): Promise<KnowledgeBankRead> {
+export async function readKnowledgeBank(projectRoot: string, options: { raw?: boolean; cache?: EntryFileCache } = {}): Promise<KnowledgeBankRead> {
   const directory = knowledgeBankDir(projectRoot);
-  const files = await readEntryFiles(directory, "local");
-  const read = options.raw === true ? files : redactEntriesRead(files, "the knowledge bank");
+  const read = await readEntryFiles(directory, "local", options.raw === true ? {} : { redact: "the knowledge bank", ...(options.cache === undefined ? {} : { cache: options.cache }) });
   const names = listFiles(directory);
   const known = new Set(CATEGORIES.map((category) => `${category}.md`));
   const ignoredFiles = names.filter((name) => !known.has(name)).map((name) => join(directory, name));

@@ -1,4 +1,6 @@
 import type { Entry } from "@iflow-memory/parser";
+import type { EntryFileCache } from "./entry-file-cache.js";
+import type { EntriesRead } from "./read-entry-files.js";
 import { readGlobalStore } from "./read-global-store.js";
 import { readKnowledgeBank } from "./read-knowledge-bank.js";
 import type { StoreWarning } from "./store-warning.js";
@@ -9,11 +11,14 @@ export interface MemorySources {
   warnings: StoreWarning[];
   /** Files in the knowledge-bank folder that are not entry files (reported with --verbose). */
   ignoredFiles: string[];
+  /** With a cache: the entries' terms by text, for `buildRelevanceIndex` (see `readEntryFiles`). */
+  terms?: Map<string, readonly string[]>;
 }
 
 /**
  * Everything the read path needs from disk: the project's knowledge bank and, unless
- * `includeGlobal` is false, the global store — read concurrently.
+ * `includeGlobal` is false, the global store — read concurrently. With `cache` (the global store's
+ * `.cache` and the build's salt), a file unchanged since it was last read is not parsed again.
  *
  * @example
  * const sources = await readMemorySources({ projectRoot, globalStoreDir, includeGlobal: true });
@@ -23,15 +28,23 @@ export async function readMemorySources(options: {
   projectRoot: string;
   globalStoreDir: string;
   includeGlobal: boolean;
+  cache?: EntryFileCache;
 }): Promise<MemorySources> {
+  const cache = options.cache === undefined ? {} : { cache: options.cache };
   const [bank, store] = await Promise.all([
-    readKnowledgeBank(options.projectRoot),
-    options.includeGlobal ? readGlobalStore(options.globalStoreDir) : Promise.resolve({ entries: [], warnings: [] }),
+    readKnowledgeBank(options.projectRoot, cache),
+    options.includeGlobal ? readGlobalStore(options.globalStoreDir, cache) : Promise.resolve<EntriesRead>({ entries: [], warnings: [] }),
   ]);
   return {
     local: bank.entries,
     global: store.entries,
     warnings: [...bank.warnings, ...store.warnings],
     ignoredFiles: bank.ignoredFiles,
+    ...(bank.terms === undefined ? {} : { terms: joinTerms(bank.terms, store.terms) }),
   };
+}
+
+function joinTerms(terms: Map<string, readonly string[]>, more: ReadonlyMap<string, readonly string[]> | undefined): Map<string, readonly string[]> {
+  for (const [text, words] of more ?? []) terms.set(text, words);
+  return terms;
 }

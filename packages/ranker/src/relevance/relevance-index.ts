@@ -43,13 +43,20 @@ export function metadataTopicText(entry: Pick<Entry, "metadataText">): string {
 
 /**
  * Builds the index of `entries` (the positions in postings are indexes into this list).
+ * `known` gives `tokenizeText` of texts tokenized before (kept with a file's entries), so that
+ * they are not tokenized again; a text it lacks is tokenized here.
  *
  * @example
  * const index = buildRelevanceIndex(entries);
  * JSON.parse(JSON.stringify(index)); // the same index: it can be cached
  */
-export function buildRelevanceIndex(entries: readonly Pick<Entry, "name" | "description" | "metadataText">[], weights: IndexWeights = DEFAULT_INDEX_WEIGHTS): RelevanceIndex {
-  const fields = entries.map((entry) => [tokenizeText(entry.name), tokenizeText(entry.description), tokenizeText(metadataTopicText(entry))] as const);
+export function buildRelevanceIndex(
+  entries: readonly Pick<Entry, "name" | "description" | "metadataText">[],
+  weights: IndexWeights = DEFAULT_INDEX_WEIGHTS,
+  known?: ReadonlyMap<string, readonly string[]>,
+): RelevanceIndex {
+  const tokens = known === undefined ? tokenizeText : (text: string) => known.get(text) ?? tokenizeText(text);
+  const fields = entries.map((entry) => [tokens(entry.name), tokens(entry.description), tokens(metadataTopicText(entry))] as const);
   const fieldWeights = [weights.name, weights.description, weights.metadata];
   const averages = [0, 1, 2].map((field) => Math.max(1, fields.reduce((sum, document) => sum + document[field]!.length, 0) / Math.max(1, fields.length)));
   const b = weights.lengthNormalization;

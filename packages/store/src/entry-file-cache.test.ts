@@ -1,0 +1,134 @@
+import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { buildRelevanceIndex, injectionCandidates } from "@iflow-memory/ranker";
+import { describe, expect, it } from "vitest";
+import { entryFileCachePath, type EntryFileCache } from "./entry-file-cache.js";
+import { prepareSessionInjection } from "./prepare-session-injection.js";
+import { readKnowledgeBank } from "./read-knowledge-bank.js";
+import { readMemorySources } from "./read-memory-sources.js";
+
+const CORPORA = resolve(__dirname, "../../../test/fixtures/corpora");
+
+// A project with the real 2026-04 bank and a global store with the example store's entries.
+function realSources(): { projectRoot: string; globalStoreDir: string; cache: EntryFileCache } {
+  const root = mkdtempSync(join(tmpdir(), "iflow-file-cache-"));
+  const projectRoot = join(root, "project");
+  const globalStoreDir = join(root, "store");
+  cpSync(join(CORPORA, "iflow-kb-2026-04/docs/knowledge-bank"), join(projectRoot, "docs/knowledge-bank"), { recursive: true });
+  cpSync(join(CORPORA, "global-store-example"), globalStoreDir, { recursive: true });
+  // Files written just now have not settled; a clock a minute ahead says they have.
+  return { projectRoot, globalStoreDir, cache: { dir: join(globalStoreDir, ".cache"), salt: "test 1", now: () => Date.now() + 60_000 } };
+}
+
+const cacheFiles = (cache: EntryFileCache): string[] => {
+  try {
+    return readdirSync(join(cache.dir, "files")).sort();
+  } catch {
+    return [];
+  }
+};
+const plain = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
+
+describe("the per-file entry cache", () => {
+  it("gives what parsing the files gives, written on the first read and read on the next", async () => {
+    const { projectRoot, globalStoreDir, cache } = realSources();
+    const parsed = await readMemorySources({ projectRoot, globalStoreDir, includeGlobal: true });
+    const first = await readMemorySources({ projectRoot, globalStoreDir, includeGlobal: true, cache });
+    expect(cacheFiles(cache)).toHaveLength(6);
+    const second = await readMemorySources({ projectRoot, globalStoreDir, includeGlobal: true, cache });
+    for (const read of [first, second]) {
+      expect(plain(read.local)).toEqual(plain(parsed.local));
+      expect(plain(read.global)).toEqual(plain(parsed.global));
+      expect(read.warnings).toEqual(parsed.warnings);
+    }
+    expect(parsed.local.length).toBeGreaterThan(200);
+  });
+
+  it("reads a second time from the cache, not from the file", async () => {
+    const { projectRoot, globalStoreDir, cache } = realSources();
+    await readMemorySources({ projectRoot, globalStoreDir, includeGlobal: true, cache });
+    // The kept entries of patterns.md, marked: a read that parsed the file would not have the mark.
+    const path = join(projectRoot, "docs/knowledge-bank/patterns.md");
+    const kept = entryFileCachePath(cache, path);
+    const [header, body] = readFileSync(kept, "utf8").split("\n");
+    const marked = JSON.parse(body!) as { entries: Array<{ name: string }> };
+    marked.entries[0]!.name = "marked in the cache";
+    writeFileSync(kept, `${header}\n${JSON.stringify(marked)}`);
+    const read = await readMemorySources({ projectRoot, globalStoreDir, includeGlobal: true, cache });
+    expect(read.local.some((entry) => entry.name === "marked in the cache")).toBe(true);
+  });
+
+  it("parses a file again once it changed, and keeps taking the others from the cache", async () => {
+    const { projectRoot, globalStoreDir, cache } = realSources();
+    await readMemorySources({ projectRoot, globalStoreDir, includeGlobal: true, cache });
+    const heuristics = join(projectRoot, "docs/knowledge-bank/heuristics.md");
+    appendFileSync(heuristics, "\n### Heuristic: Check the cache's stamp\nA file edited since it was kept is parsed again.\n");
+    const read = await readMemorySources({ projectRoot, globalStoreDir, includeGlobal: true, cache });
+    const parsed = await readMemorySources({ projectRoot, globalStoreDir, includeGlobal: true });
+    expect(read.local.map((entry) => entry.name)).toContain("Check the cache's stamp");
+    expect(plain(read.local)).toEqual(plain(parsed.local));
+  });
+
+  it("ignores a damaged cache file, another version's and another way of reading's, and writes it anew", async () => {
+    const { projectRoot, globalStoreDir, cache } = realSources();
+    const parsed = await readMemorySources({ projectRoot, globalStoreDir, includeGlobal: true });
+    await readMemorySources({ projectRoot, globalStoreDir, includeGlobal: true, cache });
+    const path = entryFileCachePath(cache, join(projectRoot, "docs/knowledge-bank/anti-patterns.md"));
+    const good = readFileSync(path, "utf8");
+    const [header, body] = good.split("\n") as [string, string];
+    const damaged = [
+      good.slice(0, good.length >> 1),
+      "not json\n{}",
+      `${header}\n${body.slice(0, -10)}`,
+      `${header}\n{"entries":[],"warnings":[],"redactions":[],"terms":[1]}`,
+      `${header.replace('"salt":"test 1"', '"salt":"test 0"')}\n${body}`,
+      `${header.replace('"format":1', '"format":0')}\n${body}`,
+      `${header.replace("local anti-patterns the knowledge bank", "local anti-patterns raw")}\n${body}`,
+    ];
+    for (const text of damaged) {
+      writeFileSync(path, text);
+      const read = await readMemorySources({ projectRoot, globalStoreDir, includeGlobal: true, cache });
+      expect(plain(read.local)).toEqual(plain(parsed.local));
+      expect(readFileSync(path, "utf8")).toBe(good);
+    }
+  });
+
+  it("keeps nothing of a file that has not settled", async () => {
+    const { projectRoot, globalStoreDir, cache } = realSources();
+    await readMemorySources({ projectRoot, globalStoreDir, includeGlobal: true, cache: { ...cache, now: Date.now } });
+    expect(cacheFiles(cache)).toEqual([]);
+  });
+
+  it("never keeps a secret, nor raw entries", async () => {
+    const { projectRoot, globalStoreDir, cache } = realSources();
+    const token = `ghp_${"a1B2c3D4e5".repeat(4)}`;
+    appendFileSync(join(projectRoot, "docs/knowledge-bank/patterns.md"), `\n### Pattern: Rotate the deploy token\nThe token ${token} was rotated.\n`);
+    await readKnowledgeBank(projectRoot, { raw: true, cache });
+    expect(cacheFiles(cache)).toEqual([]);
+    const read = await readMemorySources({ projectRoot, globalStoreDir, includeGlobal: true, cache });
+    expect(read.warnings.some((warning) => warning.message.includes("contains a secret"))).toBe(true);
+    expect(cacheFiles(cache)).toHaveLength(6);
+    for (const name of cacheFiles(cache)) expect(readFileSync(join(cache.dir, "files", name), "utf8")).not.toContain(token);
+    const again = await readMemorySources({ projectRoot, globalStoreDir, includeGlobal: true, cache });
+    expect(again.warnings).toEqual(read.warnings);
+  });
+
+  it("gives relevance's index the terms it would have tokenized: the same index", async () => {
+    const { projectRoot, globalStoreDir, cache } = realSources();
+    await readMemorySources({ projectRoot, globalStoreDir, includeGlobal: true, cache });
+    const read = await readMemorySources({ projectRoot, globalStoreDir, includeGlobal: true, cache });
+    expect(read.terms?.size).toBeGreaterThan(500);
+    const candidates = injectionCandidates({ local: read.local, global: read.global, project: "project" });
+    expect(buildRelevanceIndex(candidates, undefined, read.terms)).toEqual(buildRelevanceIndex(candidates));
+  });
+
+  it("leaves a session's injection as it was", async () => {
+    const { projectRoot, globalStoreDir, cache } = realSources();
+    mkdirSync(join(projectRoot, ".claude"));
+    const plainInjection = await prepareSessionInjection({ projectRoot, globalStoreDir });
+    await prepareSessionInjection({ projectRoot, globalStoreDir, fileCache: cache });
+    const cached = await prepareSessionInjection({ projectRoot, globalStoreDir, fileCache: cache });
+    expect(plain(cached)).toEqual(plain(plainInjection));
+  });
+});

@@ -1,0 +1,120 @@
+import { stat } from "node:fs/promises";
+import { join } from "node:path";
+import type { Entry } from "@iflow-memory/parser";
+import { metadataTopicText, tokenizeText } from "@iflow-memory/ranker";
+import { readTextFile } from "./read-text-file.js";
+import { SETTLE_MS } from "./settle-ms.js";
+import { shortHash } from "./short-hash.js";
+import type { StoreWarning } from "./store-warning.js";
+import { writeFileAtomically } from "./write-file-atomically.js";
+
+/**
+ * Where one memory file's entries are kept once read, and what makes them valid: `dir` is the
+ * global store's `.cache` folder, `salt` what else the entries depend on (the tool's version and
+ * build: a new parser reads the files anew).
+ */
+export interface EntryFileCache {
+  dir: string;
+  salt: string;
+  /** The clock that tells whether a file has settled (tests); `Date.now` by default. */
+  now?: () => number;
+}
+
+/** What a memory file gave: its entries (secrets redacted), the warnings of reading it and those of the secrets redacted. */
+export interface FileEntries {
+  entries: Entry[];
+  warnings: StoreWarning[];
+  redactions: StoreWarning[];
+  /** Per entry, the terms of its name, description and metadata for relevance (`entryTerms`). */
+  terms: string[];
+}
+
+/** Changes with the layout of the cache files, so that an older layout is never read as this one. */
+const FORMAT = 1;
+
+/**
+ * A file's state as one string (inode, size, modification and change times in nanoseconds) and
+ * whether it has settled (no change within `SETTLE_MS`); null when it cannot be stated (missing:
+ * nothing to cache). Any write, rename or permission change gives another stamp.
+ *
+ * @example
+ * await fileStamp("/work/webshop/docs/knowledge-bank/patterns.md"); // { stamp: "4194307:9120:…", settled: true }
+ */
+export async function fileStamp(path: string, now = Date.now()): Promise<{ stamp: string; settled: boolean } | null> {
+  const info = await stat(path, { bigint: true }).catch(() => null);
+  if (info === null || !info.isFile()) return null;
+  const settledBefore = BigInt(Math.floor(now - SETTLE_MS)) * 1_000_000n;
+  return { stamp: `${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`, settled: info.mtimeNs <= settledBefore && info.ctimeNs <= settledBefore };
+}
+
+/** The cache file of the memory file at `path` (a collision of names costs a recomputation: the file names its path). */
+export function entryFileCachePath(cache: EntryFileCache, path: string): string {
+  return join(cache.dir, "files", `${shortHash(path)}-${shortHash(`${path}\0`)}.json`);
+}
+
+// The first line says what the rest is: the file, its stamp, how it was read (`how`: scope,
+// category and redaction) and by which build; the second holds the entries and warnings.
+function header(cache: EntryFileCache, path: string, stamp: string, how: string): string {
+  return JSON.stringify({ format: FORMAT, salt: cache.salt, path, stamp, how });
+}
+
+/**
+ * The entries kept for the file at `path` when it still has `stamp` and was read the same way
+ * (`how`) by the same build; null when there are none, they are stale or another version's, or
+ * the cache file is damaged.
+ *
+ * @example
+ * (await readFileEntries(cache, path, stamp, "local patterns redacted")) ?? parseAgain();
+ */
+export async function readFileEntries(cache: EntryFileCache, path: string, stamp: string, how: string): Promise<FileEntries | null> {
+  // Ours, but read as a user file (regular files only, bounded, never waiting on a FIFO).
+  const file = await readTextFile(entryFileCachePath(cache, path));
+  if (!("text" in file)) return null;
+  const newline = file.text.indexOf("\n");
+  if (newline < 0 || file.text.slice(0, newline) !== header(cache, path, stamp, how)) return null;
+  try {
+    const body = JSON.parse(file.text.slice(newline + 1)) as Partial<FileEntries>;
+    const { entries, warnings, redactions, terms } = body;
+    return Array.isArray(entries) && Array.isArray(warnings) && Array.isArray(redactions) && Array.isArray(terms) && terms.length === entries.length ? { entries, warnings, redactions, terms } : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Keeps what the file at `path` gave while it had `stamp`, for the next read that finds it
+ * unchanged. Written whole or not at all; a cache that cannot be written only costs speed.
+ *
+ * @example
+ * await writeFileEntries(cache, path, stamp, "local patterns redacted", { entries, warnings });
+ */
+export async function writeFileEntries(cache: EntryFileCache, path: string, stamp: string, how: string, read: FileEntries): Promise<void> {
+  const body = JSON.stringify({ entries: read.entries, warnings: read.warnings, redactions: read.redactions, terms: read.terms });
+  await writeFileAtomically(entryFileCachePath(cache, path), `${header(cache, path, stamp, how)}\n${body}`, { durable: false }).catch(() => undefined);
+}
+
+/**
+ * What relevance's index reads of an entry — `tokenizeText` of its name, its description and its
+ * metadata's topic text — as one line per field, terms separated by spaces (terms hold none).
+ *
+ * @example
+ * entryTerms(entry); // "retri idempot method\nretri onli …\ninstead …"
+ */
+export function entryTerms(entry: Pick<Entry, "name" | "description" | "metadataText">): string {
+  return [entry.name, entry.description, metadataTopicText(entry)].map((text) => tokenizeText(text).join(" ")).join("\n");
+}
+
+/**
+ * Adds what `entryTerms` gave for `entry` to `known`, keyed by each field's text, as
+ * `buildRelevanceIndex` takes it: the index is then built without tokenizing these texts again.
+ *
+ * @example
+ * learnTerms(known, entry, kept.terms[at]);
+ */
+export function learnTerms(known: Map<string, readonly string[]>, entry: Pick<Entry, "name" | "description" | "metadataText">, terms: string): void {
+  const [name = "", description = "", metadata = ""] = terms.split("\n");
+  const words = (line: string): string[] => (line === "" ? [] : line.split(" "));
+  known.set(entry.name, words(name));
+  known.set(entry.description, words(description));
+  known.set(metadataTopicText(entry), words(metadata));
+}
