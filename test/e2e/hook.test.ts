@@ -237,6 +237,44 @@ describe.each(testNodes())("on $label", ({ major, executable, missing }) => {
       expect(second.output!.additionalContext).toContain("### Heuristics\n### Heuristic: Lesson 99994\n");
     });
 
+    it("after an edit of files too large to read in time, gives the memory as it was before at once, and the next session start the new", async () => {
+      const { home, projectRoot, store } = workspace();
+      useOriginalRanking(projectRoot);
+      const heuristics = join(projectRoot, "docs/knowledge-bank/heuristics.md");
+      const entries = Array.from({ length: 100_000 }, (_, index) => `### Heuristic: Lesson ${index}\nWhen the build breaks for reason ${index}, read the log first.\n- Observation count: ${(index % 7) + 1}\n`);
+      writeFileSync(heuristics, entries.join("\n"));
+      const env = { IFLOW_MEMORY_HOOK_DEADLINE_MS: "50" };
+      const cache = join(store, ".cache");
+      // Until the background refresh has cached the injection of the files as they are now.
+      const settle = async (): Promise<NonNullable<Awaited<ReturnType<typeof hook>>["output"]>> => {
+        for (let waited = 0; waited < 60_000; waited += 200) {
+          const run = await hook(stdinFor(projectRoot), home, { env });
+          if (run.stderr === "" && run.output !== undefined) return run.output;
+          await new Promise((resolve) => setTimeout(resolve, 200));
+        }
+        throw new Error("the background refresh never cached the injection");
+      };
+      const before = await settle();
+      expect(before.additionalContext).toContain("### Heuristic: Lesson 99994\n");
+
+      // An edit: the new learning would come first.
+      writeFileSync(heuristics, `${entries.join("\n")}\n### Heuristic: Lesson fresh\nRead the new log first.\n- Observation count: 99\n`);
+      const during = await hook(stdinFor(projectRoot), home, { env });
+      expect(during.code).toBe(0);
+      expect(during.output!.additionalContext).toBe(before.additionalContext);
+      expect(during.stderr).toMatch(/^iflow-memory: the memory files changed since the last session; this one gets them as they were before; the memory files \(\d+\.\d MB\) are (being read in the background for the next session|being read for the next session by an earlier one)\n$/);
+      expect(readdirSync(cache).some((name) => name.endsWith(".refreshing"))).toBe(true);
+      const after = await settle();
+      expect(after.additionalContext).toContain("### Heuristic: Lesson fresh\n");
+
+      // Never across a change of the config: a config may have turned injection off.
+      writeFileSync(join(projectRoot, ".claude/iflow-dev.local.md"), "---\nmemory_injection_ranking: original\nmemory_prompt_recall: false\nmemory_injection_enabled: false\n---\n");
+      writeFileSync(heuristics, entries.join("\n"));
+      const changedConfig = await hook(stdinFor(projectRoot), home, { env });
+      expect([changedConfig.code, changedConfig.stdout]).toEqual([0, ""]);
+      expect(changedConfig.stderr).toMatch(/^iflow-memory: gave up after 50 ms; the session starts without memory/);
+    });
+
     it("injects the local bank when the global store is a file, not a directory", async () => {
       const { home, projectRoot, store } = workspace();
       mkdirSync(join(store, ".."), { recursive: true });

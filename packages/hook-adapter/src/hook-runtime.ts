@@ -9,6 +9,7 @@ import {
   readCachedInjection,
   readCachedPlan,
   readCachedRanking,
+  readStaleInjection,
   releaseCacheRefresh,
   resolveGlobalStoreDir,
   SETTLE_MS,
@@ -239,11 +240,16 @@ export interface CachedInjection {
   lastPlan(): { query: string; plan: SessionPlan } | null;
   /** Keeps a plan made from these files for `query`, for the next start's `lastPlan` (when the files have settled, as the injection's cache). */
   savePlan(query: string, plan: SessionPlan): Promise<void>;
+  /** Said on stderr when the injection is the one made before the memory files last changed (`readStaleInjection`). */
+  note?: string;
 }
 
 /**
  * The session injection of `sources`: from the cache when none of its files changed, else worked
- * out (in a worker for large files) and cached. See `HookIO`.
+ * out (in a worker for large files) and cached. Memory files over `IN_PROCESS_MAX_BYTES` take
+ * far longer to work out than a session start may wait: when they changed and the injection made
+ * before the change (same config) is cached, the session gets that one at once, and a background
+ * process works the new one out for the next session. See `HookIO`.
  */
 export async function cachedInjection(io: HookIO, sources: InjectionSources, waiting: Waiting): Promise<CachedInjection> {
   const path = injectionCachePath(sources.globalStoreDir, sources.projectRoot);
@@ -265,19 +271,29 @@ export async function cachedInjection(io: HookIO, sources: InjectionSources, wai
     if (cacheOn && fingerprint.settled) await writeCachedInjection(path, fingerprint.value, injection).catch(() => undefined);
     return injection;
   };
-  const cached = cacheOn ? readCachedInjection(path, fingerprint.value) : null;
+  const fresh = cacheOn ? readCachedInjection(path, fingerprint.value) : null;
+  const { refreshInBackground } = io;
+  const large = io.prepareAside !== undefined && refreshInBackground !== undefined && fingerprint.bytes > IN_PROCESS_MAX_BYTES;
+  const stale = fresh === null && cacheOn && large ? readStaleInjection(path, fingerprint) : null;
+  const cached = fresh ?? stale?.injection ?? null;
+  // The fingerprint that the cached injection, its ranking and its plan were made with.
+  const madeWith = stale?.fingerprint ?? fingerprint.value;
   const injection = cached ?? (await prepare());
+  const note = stale === null ? undefined : `the memory files changed since the last session; this one gets them as they were before${startRefresh(refreshInBackground!, path, sources, fingerprint.bytes)}`;
   return {
     injection,
-    lastPlan: () => (cacheOn && cached !== null ? readCachedPlan(path, fingerprint.value) : null),
+    lastPlan: () => (cacheOn && cached !== null ? readCachedPlan(path, madeWith) : null),
     savePlan: async (query, plan) => {
-      // Not kept is only slower: like the injection's cache.
-      if (cacheOn && fingerprint.settled) await writeCachedPlan(path, fingerprint.value, query, plan).catch(() => undefined);
+      // Not kept is only slower: like the injection's cache. A plan of the files before a change is not theirs now.
+      if (cacheOn && fingerprint.settled && stale === null) await writeCachedPlan(path, fingerprint.value, query, plan).catch(() => undefined);
     },
     ranking: async () => {
       if (injection.ranking !== undefined || (!injection.config.promptRecall && injection.config.injectionRanking === "original")) return injection.ranking;
-      return (cacheOn ? readCachedRanking(path, fingerprint.value) : null) ?? (await prepare()).ranking;
+      const kept = cacheOn ? readCachedRanking(path, madeWith) : null;
+      // Without the ranking of the files before the change, today's order (working it out is what the background does).
+      return kept ?? (stale === null ? (await prepare()).ranking : undefined);
     },
+    ...(note === undefined ? {} : { note }),
   };
 }
 

@@ -30,7 +30,8 @@ export function runSessionStartHook(io: HookIO): Promise<0> {
     }
     const source = typeof input.source === "string" && input.source !== "" ? input.source : "startup";
     const sources = await hookSources(io, input);
-    const { injection, ranking, lastPlan, savePlan } = await cachedInjection(io, sources, waiting);
+    const { injection, ranking, lastPlan, savePlan, note } = await cachedInjection(io, sources, waiting);
+    if (note !== undefined) problems.push(note);
 
     reportWarnings(injection.configWarnings, problems);
     const { config } = injection;

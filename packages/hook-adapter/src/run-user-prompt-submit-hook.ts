@@ -26,7 +26,8 @@ export function runUserPromptSubmitHook(io: HookIO): Promise<0> {
     }
     if (typeof input.prompt !== "string" || input.prompt.trim() === "") return "";
     const sources = await hookSources(io, input);
-    const { injection, ranking } = await cachedInjection(io, sources, waiting);
+    const { injection, ranking, note } = await cachedInjection(io, sources, waiting);
+    if (note !== undefined) problems.push(note);
     reportWarnings(injection.configWarnings, problems);
     const { config } = injection;
     if (!config.injectionEnabled || !config.promptRecall || config.promptRecallLimit === 0) return "";

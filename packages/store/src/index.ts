@@ -36,6 +36,7 @@ export {
   planCachePath,
   rankingCachePath,
   readCachedInjection,
+  readStaleInjection,
   readCachedPlan,
   readCachedRanking,
   REFRESH_CLAIM_MS,

@@ -16,6 +16,8 @@ export { SETTLE_MS } from "./settle-ms.js";
 
 export interface InjectionFingerprint {
   value: string;
+  /** The start of `value` that says what the injection is made for and how: the salt, the two folders and the config's state (`readStaleInjection`). */
+  settings: string;
   /**
    * False when a file changed within the last `SETTLE_MS`: a second write in the same clock tick
    * with the same size would not change the fingerprint, so such a result is not cached (git's
@@ -63,8 +65,9 @@ export function injectionFingerprint(options: { projectRoot: string; globalStore
       return `${path}\t${(error as NodeJS.ErrnoException).code ?? "error"}`;
     }
   });
-  return { value: [options.salt, options.projectRoot, options.globalStoreDir, ...states].join("\n"), settled, bytes, memory };
+  return { value: [options.salt, options.projectRoot, options.globalStoreDir, ...states].join("\n"), settings: [options.salt, options.projectRoot, options.globalStoreDir, states[0]].join("\n"), settled, bytes, memory };
 }
+
 
 /**
  * The global store's folder of caches: what can be worked out again from other files (injections,
@@ -91,11 +94,32 @@ export function injectionCachePath(globalStoreDir: string, projectRoot: string):
  * readCachedInjection(injectionCachePath(store, root), fingerprint) ?? (await prepareSessionInjection(…));
  */
 export function readCachedInjection(path: string, fingerprint: string): SessionInjection | null {
+  const cached = readInjectionFile(path);
+  return cached?.fingerprint === fingerprint ? cached.injection : null;
+}
+
+/**
+ * The injection cached for the same project, global store, config and build as `fingerprint`
+ * when only the memory files (or votes) have changed since, with the fingerprint it was made
+ * with (to read its ranking and plan); null when there is none. For memory files so large that
+ * working them out anew takes longer than a session start may wait: the session gets the memory
+ * as it was before the change while the new injection is worked out for the next. Never across
+ * a change of the config, which may have turned injection off.
+ *
+ * @example
+ * readCachedInjection(path, fingerprint.value) ?? readStaleInjection(path, fingerprint)?.injection;
+ */
+export function readStaleInjection(path: string, fingerprint: Pick<InjectionFingerprint, "settings">): { injection: SessionInjection; fingerprint: string } | null {
+  const cached = readInjectionFile(path);
+  return cached !== null && cached.fingerprint.startsWith(`${fingerprint.settings}\n`) ? cached : null;
+}
+
+function readInjectionFile(path: string): { injection: SessionInjection; fingerprint: string } | null {
   const file = readTextFileSync(path);
   if (!("text" in file)) return null;
   try {
     const cached = JSON.parse(file.text) as { fingerprint?: unknown; injection?: SessionInjection };
-    return cached.fingerprint === fingerprint && typeof cached.injection?.plan?.block === "string" ? cached.injection : null;
+    return typeof cached.fingerprint === "string" && typeof cached.injection?.plan?.block === "string" ? { injection: cached.injection, fingerprint: cached.fingerprint } : null;
   } catch {
     return null;
   }
