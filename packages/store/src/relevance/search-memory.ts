@@ -70,19 +70,19 @@ interface Scoped {
  * const searcher = createMemorySearcher({ projectRoot, globalStoreDir });
  * await searcher.search("flaky retries", { limit: 10, scope: "all" });
  */
-export function createMemorySearcher(options: { projectRoot: string; globalStoreDir: string }): MemorySearcher {
+export function createMemorySearcher(options: { projectRoot: string; globalStoreDir: string; now?: () => number }): MemorySearcher {
   let state: { key: string; fingerprint: InjectionFingerprint; sources: Promise<MemorySources> | null; scopes: Map<SearchScope, Promise<Scoped>> } | null = null;
   let saving: Promise<void> = Promise.resolve();
 
   const current = () => {
-    const fingerprint = injectionFingerprint({ projectRoot: options.projectRoot, globalStoreDir: options.globalStoreDir, salt: MEMORY_CACHE_SALT });
+    const fingerprint = injectionFingerprint({ projectRoot: options.projectRoot, globalStoreDir: options.globalStoreDir, salt: MEMORY_CACHE_SALT, now: (options.now ?? Date.now)() });
     // A file changed within the clock's granularity may change again unseen: read it again next time.
     if (state === null || state.key !== fingerprint.withoutFeedback) {
       state = { key: fingerprint.settled ? fingerprint.withoutFeedback : "", fingerprint, sources: null, scopes: new Map() };
     }
     return state;
   };
-  const sourcesOf = (now: NonNullable<typeof state>) => (now.sources ??= readMemorySources({ ...options, includeGlobal: true }));
+  const sourcesOf = (now: NonNullable<typeof state>) => (now.sources ??= readMemorySources({ projectRoot: options.projectRoot, globalStoreDir: options.globalStoreDir, includeGlobal: true }));
   const fromSources = async (now: NonNullable<typeof state>, scope: SearchScope): Promise<Scoped> => {
     const sources = await sourcesOf(now);
     const candidates = injectionCandidates({
@@ -93,7 +93,7 @@ export function createMemorySearcher(options: { projectRoot: string; globalStore
     return { candidates, index: buildRelevanceIndex(candidates), orders: entryOrders(candidates), warnings: sources.warnings };
   };
   const shared = async (now: NonNullable<typeof state>): Promise<Scoped> => {
-    const found = await sharedRanking({ ...options, fingerprint: now.fingerprint });
+    const found = await sharedRanking({ projectRoot: options.projectRoot, globalStoreDir: options.globalStoreDir, fingerprint: now.fingerprint });
     if (found.from === "files") {
       // Written after the answer: the search does not wait for it.
       const written = new Promise<void>((resolve) => setImmediate(() => void found.save().then(resolve)));
