@@ -6,6 +6,7 @@ import {
   formatWarning,
   injectionCachePath,
   injectionFingerprint,
+  MEMORY_CACHE_SALT,
   readCachedInjection,
   readCachedPlan,
   readCachedRanking,
@@ -78,8 +79,6 @@ export interface HookIO {
    * fields it sends and which output shape it reads (`agentDialect`). Absent: Claude Code.
    */
   agent?: AgentName;
-  /** Also invalidates the cache, e.g. the stamp of the running bundle (a new build, a new cache). */
-  cacheSalt?: string;
   stdin: HookInput;
   stdout: { write(text: string, callback?: () => void): unknown };
   stderr: { write(text: string): unknown };
@@ -221,9 +220,6 @@ export function reportWarnings(warnings: readonly StoreWarning[], problems: stri
   for (const warning of warnings) problems.push(`warning: ${formatWarning(warning)}`);
 }
 
-declare const __IFLOW_MEMORY_VERSION__: string;
-const VERSION = typeof __IFLOW_MEMORY_VERSION__ === "string" ? __IFLOW_MEMORY_VERSION__ : "0.0.0-dev";
-
 /** A session injection from `cachedInjection`, and how to get what relevance ranks. */
 export interface CachedInjection {
   injection: SessionInjection;
@@ -254,7 +250,7 @@ export interface CachedInjection {
 export async function cachedInjection(io: HookIO, sources: InjectionSources, waiting: Waiting): Promise<CachedInjection> {
   const path = injectionCachePath(sources.globalStoreDir, sources.projectRoot);
   const now = (io.now ?? (() => new Date()))().getTime();
-  const fingerprint = injectionFingerprint({ ...sources, salt: cacheSalt(io.cacheSalt), now });
+  const fingerprint = injectionFingerprint({ ...sources, salt: MEMORY_CACHE_SALT, now });
   // Where there is no memory at all, there is nothing to cache: no `.cache` (nor a global store) is made for it.
   const cacheOn = io.env.IFLOW_MEMORY_HOOK_CACHE !== "0" && fingerprint.memory;
   const prepare = async (): Promise<SessionInjection> => {
@@ -264,7 +260,7 @@ export async function cachedInjection(io: HookIO, sources: InjectionSources, wai
     if (aside && cacheOn && refreshInBackground !== undefined) {
       waiting.onGiveUp = () => startRefresh(refreshInBackground, path, sources, fingerprint.bytes);
     }
-    const fileCache = cacheOn ? { fileCache: { dir: storeCacheDir(sources.globalStoreDir), salt: cacheSalt(io.cacheSalt) } } : {};
+    const fileCache = cacheOn ? { fileCache: { dir: storeCacheDir(sources.globalStoreDir), salt: MEMORY_CACHE_SALT } } : {};
     const injection = await (aside ? io.prepareAside! : io.prepare)({ ...sources, ...fileCache });
     waiting.onGiveUp = undefined;
     // A cache that cannot be written (no global store, a read-only home) only costs speed.
@@ -322,27 +318,23 @@ function startRefresh(refreshInBackground: (options: InjectionSources) => void, 
  * await refreshCachedInjection({ projectRoot, globalStoreDir, prepare: prepareSessionInjection });
  */
 export async function refreshCachedInjection(
-  options: InjectionSources & { prepare: PrepareInjection; cacheSalt?: string; now?: () => number; sleep?: (ms: number) => Promise<void> },
+  options: InjectionSources & { prepare: PrepareInjection; now?: () => number; sleep?: (ms: number) => Promise<void> },
 ): Promise<void> {
   const { prepare, now = Date.now, sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms)) } = options;
   const sources = { projectRoot: options.projectRoot, globalStoreDir: options.globalStoreDir };
   const path = injectionCachePath(sources.globalStoreDir, sources.projectRoot);
-  const stamp = () => injectionFingerprint({ ...sources, salt: cacheSalt(options.cacheSalt), now: now() });
+  const stamp = () => injectionFingerprint({ ...sources, salt: MEMORY_CACHE_SALT, now: now() });
   try {
     let fingerprint = stamp();
     if (!fingerprint.settled) {
       await sleep(SETTLE_MS);
       fingerprint = stamp();
     }
-    const injection = await prepare({ ...sources, fileCache: { dir: storeCacheDir(sources.globalStoreDir), salt: cacheSalt(options.cacheSalt) } });
+    const injection = await prepare({ ...sources, fileCache: { dir: storeCacheDir(sources.globalStoreDir), salt: MEMORY_CACHE_SALT } });
     if (fingerprint.settled) await writeCachedInjection(path, fingerprint.value, injection);
   } finally {
     releaseCacheRefresh(path);
   }
-}
-
-function cacheSalt(extra: string | undefined): string {
-  return `${VERSION}\t${extra ?? ""}`;
 }
 
 function parseInput(text: string, problems: string[]): Record<string, unknown> {

@@ -47,6 +47,7 @@ export {
   writeCachedPlan,
 } from "./injection-cache.js";
 export type { InjectionFingerprint, RefreshClaim } from "./injection-cache.js";
+export { MEMORY_CACHE_FORMAT, MEMORY_CACHE_SALT } from "./memory-cache-salt.js";
 export { DEFAULT_LESSONS_DIR, LESSONS_STATE_FILE, readLessons, updateLessons } from "./lessons-store.js";
 export type { LessonsChange, LessonsRead, LessonsState } from "./lessons-store.js";
 export { addLesson, auditCheck, decayLessonsInDirectory, extractLessonsFromEvents, forgetLesson, injectLessons, readEffectiveness } from "./manage-lessons.js";
@@ -68,8 +69,8 @@ export { removeStoreCache } from "./remove-store-cache.js";
 export { updateTextFile } from "./update-text-file.js";
 export { isoTimestamp } from "./iso-timestamp.js";
 export { planPromptRecall, planSessionStart, PROMPT_RECALL_MAX_CHARS, sessionQuery, readSessionLedger, recordInSessionLedger, SESSION_LEDGER_MAX_AGE_MS, sessionLedgerPath } from "./relevance/index.js";
-export { claimSessionEvent, createMemorySearcher, SESSION_CLAIM_WINDOW_MS, searchMemory } from "./relevance/index.js";
-export type { MemorySearcher, SearchMemoryOptions, SearchScope, SessionPlan } from "./relevance/index.js";
+export { claimSessionEvent, createMemorySearcher, SESSION_CLAIM_WINDOW_MS, searchMemory, sharedRanking } from "./relevance/index.js";
+export type { MemorySearcher, SearchMemoryOptions, SearchScope, SessionPlan, SharedRanking } from "./relevance/index.js";
 export { DEFAULT_SIGNALS_TIMEOUT_MS, gatherSessionSignals, MAX_CHANGED_FILES, startSessionSignals } from "./signals/index.js";
 export type { ActiveFeature, GatherSessionSignalsOptions, PendingSessionSignals, SessionSignals } from "./signals/index.js";
 export { appendInjectionHistory, createHistoryRecord, HISTORY_FILE, HISTORY_MAX_BYTES, HISTORY_ROTATED_FILE, readInjectionHistory } from "./history/index.js";

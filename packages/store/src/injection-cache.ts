@@ -28,6 +28,11 @@ export interface InjectionFingerprint {
   bytes: number;
   /** Whether any memory file (the knowledge bank's or the global store's) is there: without one, there is nothing to cache. */
   memory: boolean;
+  /**
+   * `value` without the state of the feedback file: what the candidates and their index depend on
+   * (a vote moves rankings and plans, not them), so that a reader may keep those across a vote.
+   */
+  withoutFeedback: string;
 }
 
 /**
@@ -38,7 +43,7 @@ export interface InjectionFingerprint {
  *
  * @example
  * injectionFingerprint({ projectRoot: "/work/webshop", globalStoreDir, salt: "0.1.0" });
- * // { value: "0.1.0\n/work/webshop\n…", settled: true, bytes: 92114, memory: true }
+ * // { value: "0.1.0\n/work/webshop\n…", settled: true, bytes: 92114, memory: true, withoutFeedback: "0.1.0\n/work/webshop\n…" }
  */
 export function injectionFingerprint(options: { projectRoot: string; globalStoreDir: string; salt: string; now?: number }): InjectionFingerprint {
   const paths = [
@@ -65,9 +70,9 @@ export function injectionFingerprint(options: { projectRoot: string; globalStore
       return `${path}\t${(error as NodeJS.ErrnoException).code ?? "error"}`;
     }
   });
-  return { value: [options.salt, options.projectRoot, options.globalStoreDir, ...states].join("\n"), settings: [options.salt, options.projectRoot, options.globalStoreDir, states[0]].join("\n"), settled, bytes, memory };
+  const files = [options.salt, options.projectRoot, options.globalStoreDir, ...states.slice(0, -1)].join("\n");
+  return { value: `${files}\n${states.at(-1)!}`, settings: [options.salt, options.projectRoot, options.globalStoreDir, states[0]].join("\n"), settled, bytes, memory, withoutFeedback: files };
 }
-
 
 /**
  * The global store's folder of caches: what can be worked out again from other files (injections,

@@ -1,4 +1,3 @@
-import { statSync } from "node:fs";
 import { join } from "node:path";
 import type { prepareSessionInjection, SessionInjection } from "@iflow-memory/store";
 import { agentFromArguments } from "../agent-dialect.js";
@@ -16,16 +15,6 @@ export const ASIDE_BUNDLE = join(__dirname, "session-start-aside.cjs");
 /** Works the injection out in this thread, loading the prepare bundle on first use. */
 export const prepareHere: PrepareInjection = async (options) =>
   (require(PREPARE_BUNDLE) as { prepareSessionInjection: typeof prepareSessionInjection }).prepareSessionInjection(options);
-
-/** The prepare bundle's size and time: a new build invalidates the injection cache. */
-export function bundleStamp(): string {
-  try {
-    const info = statSync(PREPARE_BUNDLE);
-    return `${info.size}:${info.mtimeMs}`;
-  } catch {
-    return "";
-  }
-}
 
 // worker_threads and child_process are loaded only where used: most hook runs need neither.
 /** Works the injection out in a worker thread, which the hook's deadline can stop waiting for. */
@@ -68,7 +57,6 @@ export function runBundledHook(run: (io: HookIO) => Promise<number>): void {
     prepareAside: prepareInWorker,
     refreshInBackground,
     spawn: spawnWhenNeeded,
-    cacheSalt: bundleStamp(),
     // Registered with the MCP server beside it (the plugin, `setup claude`): its index names the MCP tools.
     fetch: process.argv.includes("--mcp") ? "mcp" : "cli",
     agent,

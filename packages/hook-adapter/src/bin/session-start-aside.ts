@@ -4,7 +4,7 @@
 // injection for the next session start; the hook starts it when its deadline ended the wait.
 import { isMainThread, parentPort, workerData } from "node:worker_threads";
 import { refreshCachedInjection, type InjectionSources } from "../hook-runtime.js";
-import { bundleStamp, prepareHere } from "./hook-files.js";
+import { prepareHere } from "./hook-files.js";
 
 if (!isMainThread && parentPort !== null) {
   const port = parentPort;
@@ -16,7 +16,7 @@ if (!isMainThread && parentPort !== null) {
     process.stderr.write("iflow-memory: session-start-aside.cjs needs a project root and a global store folder; the hook starts it with both\n");
     process.exit(2);
   }
-  refreshCachedInjection({ projectRoot, globalStoreDir, prepare: prepareHere, cacheSalt: bundleStamp() }).then(
+  refreshCachedInjection({ projectRoot, globalStoreDir, prepare: prepareHere }).then(
     () => process.exit(0),
     () => process.exit(1),
   );

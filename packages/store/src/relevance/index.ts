@@ -4,3 +4,5 @@ export { readSessionLedger, recordInSessionLedger, SESSION_LEDGER_MAX_AGE_MS, se
 export { createMemorySearcher, searchMemory } from "./search-memory.js";
 export type { MemorySearcher, SearchMemoryOptions, SearchScope } from "./search-memory.js";
 export { claimSessionEvent, SESSION_CLAIM_WINDOW_MS } from "./claim-session-event.js";
+export { sharedRanking } from "./shared-ranking.js";
+export type { SharedRanking } from "./shared-ranking.js";
