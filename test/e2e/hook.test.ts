@@ -249,7 +249,7 @@ describe.each(testNodes())("on $label", ({ major, executable, missing }) => {
       const settle = async (): Promise<NonNullable<Awaited<ReturnType<typeof hook>>["output"]>> => {
         for (let waited = 0; waited < 60_000; waited += 200) {
           const run = await hook(stdinFor(projectRoot), home, { env });
-          if (run.stderr === "" && run.output !== undefined) return run.output;
+          if (run.stderr === "" && run.output !== undefined && run.output !== null) return run.output;
           await new Promise((resolve) => setTimeout(resolve, 200));
         }
         throw new Error("the background refresh never cached the injection");
