@@ -11,6 +11,7 @@ import { searchCommand, type SearchOptions } from "./search-command.js";
 import { registerSetupCommand } from "./setup-command.js";
 import { registerUiCommand } from "./ui-command.js";
 import { printableIO, reportFailure, type CliIO } from "./io.js";
+import { wholeNumber } from "./whole-number.js";
 
 declare const __IFLOW_MEMORY_VERSION__: string;
 const VERSION = typeof __IFLOW_MEMORY_VERSION__ === "string" ? __IFLOW_MEMORY_VERSION__ : "0.0.0-dev";
@@ -140,10 +141,8 @@ function buildProgram(raw: CliIO, setExitCode: (code: number) => void): Command 
 }
 
 function parseInteger(value: string, minimum: number, flag: string): number {
-  const number = /^-?\d+$/.test(value.trim()) ? Number(value) : Number.NaN;
-  if (!Number.isSafeInteger(number) || number < minimum) {
-    throw new InvalidArgumentError(`${flag} takes a whole number of ${minimum} or more, not "${value}".`);
-  }
+  const number = wholeNumber(value, minimum);
+  if (number === null) throw new InvalidArgumentError(`${flag} takes a whole number of ${minimum} or more, not "${value}".`);
   return number;
 }
 
