@@ -9,10 +9,9 @@ import {
   resolveGlobalStoreDir,
   sessionIndex,
   trackedPlan,
-  trackInjection,
-  type TrackedPlan,
 } from "@iflow-memory/store";
 import { RuntimeError } from "./errors.js";
+import { printInjectOutput, type InjectOutput } from "./inject-output.js";
 import type { CliIO } from "./io.js";
 
 export interface InjectOptions {
@@ -30,23 +29,6 @@ export interface InjectOptions {
   ignoreConfig?: boolean;
 }
 
-/**
- * What `inject` prints, in the order it prints it. Worked out by `injectOutput`, printed (and
- * tracked) by `printInjectOutput`; a repeated run with the same files and options may print a
- * saved one (`inject-cache.ts`).
- */
-export interface InjectOutput {
-  /** The config's warnings: first on stderr, printed by `injectOutput` as it reads the config. */
-  configWarnings: string;
-  /** The rest of stderr before the tracking file is written: the files' warnings, or why nothing is printed. */
-  stderrBefore: string;
-  /** stderr after it: the --verbose report of the files not read. */
-  stderrAfter: string;
-  stdout: string;
-  /** What the tracking file records when tracking is on; null: nothing to record. */
-  tracking: { globalStoreDir: string; project: string; plan: TrackedPlan } | null;
-}
-
 /** `iflow-memory inject`: the memory block (or the selected entries as JSON) on stdout. */
 export async function injectCommand(options: InjectOptions, io: CliIO): Promise<number> {
   await printInjectOutput(await injectOutput(options, io), options, io);
@@ -57,7 +39,7 @@ export async function injectCommand(options: InjectOptions, io: CliIO): Promise<
  * Reads the config and the memory files and works out what `inject` prints, printing only the
  * config's warnings (before anything else can fail). Writes nothing.
  */
-export async function injectOutput(options: InjectOptions, io: CliIO): Promise<InjectOutput> {
+export async function injectOutput(options: InjectOptions, io: Pick<CliIO, "cwd" | "env" | "stderr">): Promise<InjectOutput> {
   const projectRoot =
     options.projectRoot === undefined ? await findProjectRoot(io.cwd) : resolve(io.cwd, options.projectRoot);
   await requireDirectory(projectRoot);
@@ -119,20 +101,6 @@ export async function injectOutput(options: InjectOptions, io: CliIO): Promise<I
     stdout,
     tracking: plan.entries.length === 0 ? null : { globalStoreDir, project: result.project, plan: trackedPlan(plan) },
   };
-}
-
-/**
- * Prints what `injectOutput` worked out after the config's warnings, writing the tracking file
- * (unless `--no-tracking`) where a failure to write it is reported: after the files' warnings.
- */
-export async function printInjectOutput(output: InjectOutput, options: Pick<InjectOptions, "tracking">, io: Pick<CliIO, "stdout" | "stderr" | "now">): Promise<void> {
-  if (output.stderrBefore !== "") io.stderr.write(output.stderrBefore);
-  if (options.tracking && output.tracking !== null) {
-    const warning = await trackInjection({ ...output.tracking, now: (io.now ?? (() => new Date()))() });
-    if (warning !== null) io.stderr.write(`iflow-memory: warning: ${formatWarning(warning)}\n`);
-  }
-  if (output.stderrAfter !== "") io.stderr.write(output.stderrAfter);
-  if (output.stdout !== "") io.stdout.write(output.stdout);
 }
 
 async function requireDirectory(path: string): Promise<void> {

@@ -39,7 +39,7 @@ export function printer(io: Pick<CliIO, "stdout">): (options: { json?: boolean }
  * @example
  * printableIO(io).stdout.write("\u001b]0;title\u0007text\n"); // writes "text\n"
  */
-export function printableIO(io: CliIO): CliIO {
+export function printableIO<T extends Pick<CliIO, "stdout" | "stderr">>(io: T): T {
   return {
     ...io,
     stdout: { write: (text: string, callback?: () => void) => io.stdout.write(stripControlCharacters(text), callback) },
