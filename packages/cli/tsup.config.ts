@@ -14,19 +14,40 @@ const banner = {
 const { version } = JSON.parse(readFileSync("package.json", "utf8")) as { version: string };
 
 export default defineConfig([
-  // Bundled with every dependency so that the command starts fast and installs alone; the bin
-  // loads the hook without loading the CLI framework.
+  // The library and the whole command line (run.js), bundled with every dependency so that the
+  // command installs alone; bin.js runs bin.cjs, for whoever runs the command by that name.
   {
-    entry: ["src/bin.ts", "src/index.ts"],
+    entry: { index: "src/index.ts", run: "src/run.ts", bin: "src/bin-module.ts" },
     format: ["esm"],
     target: "node20",
     platform: "node",
     dts: { entry: "src/index.ts" },
     sourcemap: true,
     noExternal: [/.*/],
+    external: ["./bin.cjs"],
     banner,
     splitting: true,
     define: { __IFLOW_MEMORY_VERSION__: JSON.stringify(version) },
+  },
+  // The command's entry (the package's bin), CommonJS because node starts it several
+  // milliseconds sooner than an ES module: the version, the help, the hooks and `inject`
+  // without commander; inject.cjs (the store, parser and ranker) loaded only when inject has no
+  // saved output to print; run.js for everything else.
+  {
+    entry: { bin: "src/bin.ts", inject: "src/inject-command.ts" },
+    format: ["cjs"],
+    outExtension: () => ({ js: ".cjs" }),
+    target: "node20",
+    platform: "node",
+    noExternal: [/.*/],
+    splitting: false,
+    minify: true,
+    sourcemap: false,
+    define: { __IFLOW_MEMORY_VERSION__: JSON.stringify(version), __IFLOW_MEMORY_SPLIT__: "true" },
+    esbuildOptions: (options) => {
+      // bin.ts reads import.meta.url only where __dirname is missing (an ES module).
+      options.logOverride = { "empty-import-meta": "silent" };
+    },
   },
   // The command as one file, for the Claude Code plugin (plugins/iflow-memory/bin), which ships
   // no node_modules: `node "${CLAUDE_PLUGIN_ROOT}/bin/iflow-memory.mjs" …`.
@@ -42,6 +63,6 @@ export default defineConfig([
     splitting: false,
     minify: true,
     sourcemap: false,
-    define: { __IFLOW_MEMORY_VERSION__: JSON.stringify(version) },
+    define: { __IFLOW_MEMORY_VERSION__: JSON.stringify(version), __IFLOW_MEMORY_SPLIT__: "false" },
   },
 ]);

@@ -44,7 +44,7 @@ function sandbox(): Sandbox {
   const bin = join(base, "bin");
   for (const folder of [home, scratch, bin]) mkdirSync(folder);
   // `iflow-memory` on the PATH, as the package's bin puts it there.
-  symlinkSync(join(REPO_ROOT, "packages/cli/bin/iflow-memory.js"), join(bin, "iflow-memory"));
+  symlinkSync(join(REPO_ROOT, "packages/cli/bin/iflow-memory.cjs"), join(bin, "iflow-memory"));
   const env = {
     PATH: [bin, join(base, "npm-global/bin"), dirname(process.execPath), process.env.PATH ?? ""].join(delimiter),
     HOME: home,

@@ -8,8 +8,10 @@ import {
   readConfig,
   resolveGlobalStoreDir,
   sessionIndex,
+  trackedPlan,
 } from "@iflow-memory/store";
 import { RuntimeError } from "./errors.js";
+import { printInjectOutput, type InjectOutput } from "./inject-output.js";
 import type { CliIO } from "./io.js";
 
 export interface InjectOptions {
@@ -29,27 +31,41 @@ export interface InjectOptions {
 
 /** `iflow-memory inject`: the memory block (or the selected entries as JSON) on stdout. */
 export async function injectCommand(options: InjectOptions, io: CliIO): Promise<number> {
+  await printInjectOutput(await injectOutput(options, io), options, io);
+  return 0;
+}
+
+/**
+ * Reads the config and the memory files and works out what `inject` prints, printing only the
+ * config's warnings (before anything else can fail). Writes nothing.
+ */
+export async function injectOutput(options: InjectOptions, io: Pick<CliIO, "cwd" | "env" | "stderr">): Promise<InjectOutput> {
   const projectRoot =
     options.projectRoot === undefined ? await findProjectRoot(io.cwd) : resolve(io.cwd, options.projectRoot);
   await requireDirectory(projectRoot);
 
   const read = options.ignoreConfig === true ? null : await readConfig(projectRoot);
   const config = read?.config ?? DEFAULT_CONFIG;
-  const configWarnings = read?.warnings ?? [];
   const globalStoreDir = resolveGlobalStoreDir({
     flag: options.globalStore === undefined ? undefined : resolve(io.cwd, options.globalStore),
     env: io.env,
   });
   const index = options.index === undefined ? undefined : sessionIndex({ ...config, injectionIndex: true }).index;
-  for (const warning of configWarnings) io.stderr.write(`iflow-memory: warning: ${formatWarning(warning)}\n`);
+  const configWarnings = (read?.warnings ?? []).map((warning) => `iflow-memory: warning: ${formatWarning(warning)}\n`).join("");
+  if (configWarnings !== "") io.stderr.write(configWarnings);
   if (read !== null && !config.injectionEnabled) {
     // As the hooks: nothing injected, nothing tracked. Said on stderr, so that stdout stays what a session would get.
-    io.stderr.write(`iflow-memory: memory injection is off in ${read.path} (memory_injection_enabled: false); nothing printed. Pass --ignore-config to print it anyway.\n`);
-    if (options.json === true) io.stdout.write(`${JSON.stringify({ projectRoot, globalStore: globalStoreDir, disabled: true, entries: [], chars: 0 }, null, 2)}\n`);
-    return 0;
+    return {
+      configWarnings,
+      stderrBefore: `iflow-memory: memory injection is off in ${read.path} (memory_injection_enabled: false); nothing printed. Pass --ignore-config to print it anyway.\n`,
+      stderrAfter: "",
+      stdout: options.json === true ? `${JSON.stringify({ projectRoot, globalStore: globalStoreDir, disabled: true, entries: [], chars: 0 }, null, 2)}\n` : "",
+      tracking: null,
+    };
   }
   // The config's budget applies when it sets one (as the hooks'); without it, the original's unbounded block.
   const configuredMaxChars = read?.configured.includes("injectionMaxChars") === true ? config.injectionMaxChars : null;
+  // Tracked by printInjectOutput, as the block is printed.
   const result = await injectMemory({
     projectRoot,
     globalStoreDir,
@@ -60,17 +76,11 @@ export async function injectCommand(options: InjectOptions, io: CliIO): Promise<
     maxChars: options.maxChars ?? (options.query === undefined && index === undefined ? configuredMaxChars : config.injectionMaxChars),
     ...(options.query === undefined ? {} : { query: { text: options.query } }),
     ...(index === undefined || options.index === undefined ? {} : { index: { ...index, fetch: options.index } }),
-    tracking: options.tracking ? { now: (io.now ?? (() => new Date()))() } : null,
+    tracking: null,
   });
 
-  for (const warning of result.warnings) {
-    io.stderr.write(`iflow-memory: warning: ${formatWarning(warning)}\n`);
-  }
-  if (options.verbose === true) {
-    for (const path of result.ignoredFiles) io.stderr.write(`iflow-memory: ignored ${path} (not an entry file)\n`);
-  }
-
   const { plan } = result;
+  let stdout = plan.block;
   if (options.json === true) {
     const report = {
       project: result.project,
@@ -82,11 +92,15 @@ export async function injectCommand(options: InjectOptions, io: CliIO): Promise<
       droppedForBudget: plan.droppedForBudget,
       ...(plan.indexed.length === 0 ? {} : { indexed: plan.indexed.map((entry) => ({ name: entry.name, contentHash: entry.contentHash, category: entry.category })) }),
     };
-    io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
-  } else {
-    io.stdout.write(plan.block);
+    stdout = `${JSON.stringify(report, null, 2)}\n`;
   }
-  return 0;
+  return {
+    configWarnings,
+    stderrBefore: result.warnings.map((warning) => `iflow-memory: warning: ${formatWarning(warning)}\n`).join(""),
+    stderrAfter: options.verbose === true ? result.ignoredFiles.map((path) => `iflow-memory: ignored ${path} (not an entry file)\n`).join("") : "",
+    stdout,
+    tracking: plan.entries.length === 0 ? null : { globalStoreDir, project: result.project, plan: trackedPlan(plan) },
+  };
 }
 
 async function requireDirectory(path: string): Promise<void> {

@@ -1,6 +1,5 @@
 import { Readable, Writable } from "node:stream";
 import { isAgentName, runSessionStartHook, runUserPromptSubmitHook } from "@iflow-memory/hook-adapter";
-import { stripControlCharacters } from "@iflow-memory/parser";
 import { prepareSessionInjection } from "@iflow-memory/store";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { RuntimeError, UsageError } from "./errors.js";
@@ -11,7 +10,8 @@ import { registerPromoteCommand } from "./promote-command.js";
 import { searchCommand, type SearchOptions } from "./search-command.js";
 import { registerSetupCommand } from "./setup-command.js";
 import { registerUiCommand } from "./ui-command.js";
-import type { CliIO } from "./io.js";
+import { printableIO, reportFailure, type CliIO } from "./io.js";
+import { wholeNumber } from "./whole-number.js";
 
 declare const __IFLOW_MEMORY_VERSION__: string;
 const VERSION = typeof __IFLOW_MEMORY_VERSION__ === "string" ? __IFLOW_MEMORY_VERSION__ : "0.0.0-dev";
@@ -39,10 +39,7 @@ export async function run(io: CliIO): Promise<number> {
       // Help and version exit 0; commander has already printed its one-line error otherwise.
       return error.exitCode === 0 ? 0 : 2;
     }
-    const message = error instanceof Error ? error.message : String(error);
-    io.stderr.write(stripControlCharacters(`iflow-memory: ${message}\n`));
-    if (debug && error instanceof Error && error.stack !== undefined) io.stderr.write(`${error.stack}\n`);
-    return error instanceof UsageError ? 2 : 1;
+    return reportFailure(error, io, debug);
   }
 }
 
@@ -143,22 +140,9 @@ function buildProgram(raw: CliIO, setExitCode: (code: number) => void): Command 
   return program;
 }
 
-// The io with everything written to stdout and stderr stripped of terminal escapes and other
-// control characters (tab and newline kept): an entry, a lesson or a file name is printed as
-// text, never as a command to the terminal.
-function printableIO(io: CliIO): CliIO {
-  return {
-    ...io,
-    stdout: { write: (text: string, callback?: () => void) => io.stdout.write(stripControlCharacters(text), callback) },
-    stderr: { write: (text: string) => io.stderr.write(stripControlCharacters(text)) },
-  };
-}
-
 function parseInteger(value: string, minimum: number, flag: string): number {
-  const number = /^-?\d+$/.test(value.trim()) ? Number(value) : Number.NaN;
-  if (!Number.isSafeInteger(number) || number < minimum) {
-    throw new InvalidArgumentError(`${flag} takes a whole number of ${minimum} or more, not "${value}".`);
-  }
+  const number = wholeNumber(value, minimum);
+  if (number === null) throw new InvalidArgumentError(`${flag} takes a whole number of ${minimum} or more, not "${value}".`);
   return number;
 }
 

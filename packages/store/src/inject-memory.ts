@@ -2,7 +2,7 @@ import { planInjection, type InjectionIndex, type InjectionPlan, type RelevanceQ
 import { readFeedback } from "./read-feedback.js";
 import { readMemorySources } from "./read-memory-sources.js";
 import type { StoreWarning } from "./store-warning.js";
-import { createTrackingRecord, projectName, trackingPath, writeTracking } from "./write-tracking.js";
+import { projectName, trackInjection } from "./write-tracking.js";
 
 export interface InjectMemoryOptions {
   projectRoot: string;
@@ -51,16 +51,9 @@ export async function injectMemory(options: InjectMemoryOptions): Promise<Inject
     ...(options.index === undefined ? {} : { index: options.index }),
   });
   const warnings = [...sources.warnings];
-  if (options.tracking !== null && plan.entries.length > 0) {
-    const record = createTrackingRecord({ plan, project, ...options.tracking });
-    try {
-      await writeTracking(options.globalStoreDir, record);
-    } catch (error) {
-      warnings.push({
-        path: trackingPath(options.globalStoreDir),
-        message: `tracking not written (${(error as Error).message}); the injection itself is unaffected`,
-      });
-    }
+  if (options.tracking !== null) {
+    const warning = await trackInjection({ globalStoreDir: options.globalStoreDir, project, plan, ...options.tracking });
+    if (warning !== null) warnings.push(warning);
   }
   return { project, plan, warnings, ignoredFiles: sources.ignoredFiles };
 }

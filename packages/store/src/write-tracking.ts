@@ -2,6 +2,7 @@ import { basename, join } from "node:path";
 import type { InjectionPlan } from "@iflow-memory/ranker";
 import { writeFileAtomically } from "./write-file-atomically.js";
 import { isoTimestamp } from "./iso-timestamp.js";
+import type { StoreWarning } from "./store-warning.js";
 
 /** `.last-injection.json`: the original's fields, then ours. */
 export interface TrackingRecord {
@@ -76,5 +77,22 @@ export async function writeTracking(globalStoreDir: string, record: TrackingReco
     // The system error under writeFileAtomically's own: its code is the whole reason here.
     const system = ((cause as { cause?: unknown }).cause ?? cause) as NodeJS.ErrnoException;
     throw new Error(`cannot write ${path}: ${system.code ?? system.message}`, { cause });
+  }
+}
+
+/**
+ * Records an injection in the tracking file when it selected something: the warning to report
+ * when the file cannot be written (the injection itself is unaffected), else null.
+ *
+ * @example
+ * const warning = await trackInjection({ globalStoreDir, project: "webshop", plan, now: new Date() });
+ */
+export async function trackInjection(options: { globalStoreDir: string; project: string; plan: TrackedPlan; now: Date; event?: string | undefined }): Promise<StoreWarning | null> {
+  if (options.plan.entries.length === 0) return null;
+  try {
+    await writeTracking(options.globalStoreDir, createTrackingRecord(options));
+    return null;
+  } catch (error) {
+    return { path: trackingPath(options.globalStoreDir), message: `tracking not written (${(error as Error).message}); the injection itself is unaffected` };
   }
 }

@@ -1,0 +1,95 @@
+import { mkdirSync, statSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { findProjectRoot, injectionFingerprint, readTextFileSync, resolveGlobalStoreDir, shortHash, storeCacheDir, writeFileAtomically } from "@iflow-memory/store";
+import type { InjectOptions } from "./inject-command.js";
+import type { InjectOutput } from "./inject-output.js";
+import type { CliIO } from "./io.js";
+
+/** Where a run of `inject` may find, or leave, what it prints. */
+export interface InjectCacheSlot {
+  path: string;
+  /** Everything the output is worked out from: the tool (salt), the options, and every file's stamp. */
+  key: string;
+  /** Whether an output worked out now may be saved (no file changed too recently to tell a later change). */
+  settled: boolean;
+  /** The key again, taken after the output was worked out: saved only if no file changed meanwhile. */
+  recheck: () => string;
+}
+
+/**
+ * The cache slot of `inject` with these options, in the cache folder of the user's global store
+ * (`$IFLOW_MEMORY_HOME`, else ~/.claude/iflow/memory, whatever --global-store names), beside the
+ * hooks' cached injections and keyed by the same fingerprint of every file the output is worked
+ * out from (the config, the knowledge bank, the global store and its feedback). Null when the
+ * output is not cached: --verbose (it lists the folder), no project folder, no memory file.
+ *
+ * @example
+ * const slot = await injectCacheSlot(options, io, "0.1.0 …");
+ * const output = slot === null ? null : readCachedInjectOutput(slot);
+ */
+export async function injectCacheSlot(options: InjectOptions, io: Pick<CliIO, "cwd" | "env">, salt: string): Promise<InjectCacheSlot | null> {
+  if (options.verbose === true) return null;
+  const projectRoot = options.projectRoot === undefined ? await findProjectRoot(io.cwd) : resolve(io.cwd, options.projectRoot);
+  if (statSync(projectRoot, { throwIfNoEntry: false })?.isDirectory() !== true) return null;
+  const globalStoreDir = resolveGlobalStoreDir({ flag: options.globalStore === undefined ? undefined : resolve(io.cwd, options.globalStore), env: io.env });
+  const home = resolveGlobalStoreDir({ env: io.env });
+  // What the output depends on beyond the files: every option but tracking (written as it is printed).
+  const asked = JSON.stringify([options.limit, options.maxChars, options.json, options.query, options.index, options.ignoreConfig, options.globalStore !== undefined]);
+  const take = () => injectionFingerprint({ projectRoot, globalStoreDir, salt: `${salt}\n${asked}` });
+  const fingerprint = take();
+  if (!fingerprint.memory) return null;
+  return {
+    path: join(storeCacheDir(home), `inject-${shortHash(`${projectRoot}\n${globalStoreDir}\n${asked}`)}.json`),
+    key: fingerprint.value,
+    settled: fingerprint.settled,
+    recheck: () => take().value,
+  };
+}
+
+/** The output saved in `slot` for exactly its key, else null (none, another key or version, damaged). */
+export function readCachedInjectOutput(slot: InjectCacheSlot): InjectOutput | null {
+  const file = readTextFileSync(slot.path);
+  if (!("text" in file)) return null;
+  try {
+    const saved = JSON.parse(file.text) as { key?: unknown; output?: Partial<InjectOutput> };
+    const output = saved.output;
+    if (saved.key !== slot.key || typeof output !== "object" || output === null) return null;
+    const texts = [output.configWarnings, output.stderrBefore, output.stderrAfter, output.stdout];
+    if (!texts.every((text) => typeof text === "string")) return null;
+    const tracking = output.tracking;
+    if (tracking !== null && (typeof tracking !== "object" || typeof tracking.globalStoreDir !== "string" || typeof tracking.project !== "string" || !isTrackedPlan(tracking.plan))) return null;
+    return output as InjectOutput;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Saves `output` in `slot` (atomically, mode 0600: it holds memory text) when its files were
+ * settled and are unchanged since it was keyed, and the global store's folder exists (a cache
+ * is no reason to make one). Never throws: a cache not saved costs the next run its speed only.
+ */
+export async function saveInjectOutput(slot: InjectCacheSlot, output: InjectOutput): Promise<void> {
+  try {
+    if (!slot.settled || slot.recheck() !== slot.key) return;
+    const cacheDir = dirname(slot.path);
+    if (statSync(dirname(cacheDir), { throwIfNoEntry: false })?.isDirectory() !== true) return;
+    mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
+    await writeFileAtomically(slot.path, JSON.stringify({ key: slot.key, output }), { durable: false, mode: 0o600 });
+  } catch {
+    // not saved
+  }
+}
+
+function isTrackedPlan(plan: unknown): boolean {
+  if (typeof plan !== "object" || plan === null) return false;
+  const { block, entries, sources, droppedForBudget } = plan as Record<string, unknown>;
+  return (
+    typeof block === "string" &&
+    Array.isArray(entries) &&
+    entries.every((entry) => typeof (entry as { name?: unknown } | null)?.name === "string") &&
+    typeof (sources as { local?: unknown } | null)?.local === "number" &&
+    typeof (sources as { global?: unknown } | null)?.global === "number" &&
+    typeof droppedForBudget === "number"
+  );
+}

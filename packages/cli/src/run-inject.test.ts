@@ -1,0 +1,126 @@
+import { appendFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { copyCorpus, makeTempDir } from "@iflow-memory/test-utils";
+import { describe, expect, it } from "vitest";
+import * as injectModule from "./inject-command.js";
+import { run } from "./run.js";
+import { runInject } from "./run-inject.js";
+
+const NOW = () => new Date("2026-11-25T10:00:00Z");
+
+/** A project copied from the real bank, a home store with room for the cache, and a clock past the files' settling time. */
+function setup() {
+  const project = copyCorpus("iflow-kb-2026-04");
+  const store = copyCorpus("global-store-example");
+  const home = join(makeTempDir(), "memory");
+  mkdirSync(home, { recursive: true });
+  return { project, store, home, args: ["inject", "--project-root", project, "--global-store", store, "--no-tracking"] };
+}
+
+async function inject(args: string[], home: string, salt = "1.0.0", loaded: string[] = []) {
+  let stdout = "";
+  let stderr = "";
+  const io = { argv: args, stdout: { write: (text: string) => (stdout += text) }, stderr: { write: (text: string) => (stderr += text) }, env: { IFLOW_MEMORY_HOME: home }, cwd: "/", now: NOW };
+  const code = await runInject(io, { salt }, async () => {
+    loaded.push("inject-command");
+    return injectModule;
+  });
+  return { code, stdout, stderr };
+}
+
+async function commander(args: string[], home: string) {
+  let stdout = "";
+  let stderr = "";
+  const code = await run({ argv: args, stdin: process.stdin, stdout: { write: (text: string) => (stdout += text) }, stderr: { write: (text: string) => (stderr += text) }, env: { IFLOW_MEMORY_HOME: home }, cwd: "/", now: NOW });
+  return { code, stdout, stderr };
+}
+
+// The files settle (SETTLE_MS) before a run's output may be saved.
+const settle = () => new Promise((resolve) => setTimeout(resolve, 2100));
+const cacheFiles = (home: string) => readdirSync(join(home, ".cache")).filter((name) => name.startsWith("inject-"));
+
+describe("runInject", () => {
+  it("prints what the commander command prints, then the same again from its saved output without reading the files", async () => {
+    const { home, args } = setup();
+    await settle();
+    const expected = await commander(args, home);
+    const loaded: string[] = [];
+    expect(await inject(args, home, "1.0.0", loaded)).toEqual(expected);
+    expect(cacheFiles(home)).toHaveLength(1);
+    expect(await inject(args, home, "1.0.0", loaded)).toEqual(expected);
+    expect(loaded).toEqual(["inject-command"]);
+  }, 15_000);
+
+  it("works the output out anew when a file changed since it was saved (stale)", async () => {
+    const { project, home, args } = setup();
+    await settle();
+    await inject(args, home);
+    appendFileSync(join(project, "docs/knowledge-bank/heuristics.md"), "\n### Heuristic: Cache keys name every input\nA cache keyed by less than its inputs prints yesterday's answer.\n- Observation count: 9\n");
+    const expected = await commander(args, home);
+    expect(expected.stdout).toContain("Cache keys name every input");
+    expect(await inject(args, home)).toEqual(expected);
+  }, 15_000);
+
+  it("works the output out anew from a damaged cache file, and saves it again", async () => {
+    const { home, args } = setup();
+    await settle();
+    const expected = await commander(args, home);
+    await inject(args, home);
+    const path = join(home, ".cache", cacheFiles(home)[0] ?? "");
+    for (const damage of ["", "{", '{"key":1}', readFileSync(path, "utf8").replace(/"stdout":"/, '"stdout":7,"x":"')]) {
+      writeFileSync(path, damage);
+      const loaded: string[] = [];
+      expect(await inject(args, home, "1.0.0", loaded)).toEqual(expected);
+      expect(loaded).toEqual(["inject-command"]);
+    }
+    expect(JSON.parse(readFileSync(path, "utf8")).output.stdout).toBe(expected.stdout);
+  }, 15_000);
+
+  it("does not print an output saved by another version or build", async () => {
+    const { home, args } = setup();
+    await settle();
+    await inject(args, home, "0.9.0");
+    const loaded: string[] = [];
+    await inject(args, home, "1.0.0", loaded);
+    expect(loaded).toEqual(["inject-command"]);
+  }, 15_000);
+
+  it("keys the output by its options: --json and --limit are saved apart", async () => {
+    const { home, args } = setup();
+    await settle();
+    for (const extra of [[], ["--json"], ["--limit", "3"], ["--ignore-config"]]) {
+      expect(await inject([...args, ...extra], home)).toEqual(await commander([...args, ...extra], home));
+    }
+    for (const extra of [[], ["--json"], ["--limit", "3"], ["--ignore-config"]]) {
+      expect(await inject([...args, ...extra], home)).toEqual(await commander([...args, ...extra], home));
+    }
+    expect(cacheFiles(home)).toHaveLength(4);
+  }, 30_000);
+
+  it("writes the tracking file on every run, from a saved output too", async () => {
+    const { store, home, args } = setup();
+    const tracked = args.filter((arg) => arg !== "--no-tracking");
+    await settle();
+    await commander(tracked, home);
+    const expected = readFileSync(join(store, ".last-injection.json"), "utf8");
+    writeFileSync(join(store, ".last-injection.json"), "");
+    await inject(tracked, home);
+    writeFileSync(join(store, ".last-injection.json"), "");
+    const loaded: string[] = [];
+    await inject(tracked, home, "1.0.0", loaded);
+    expect({ loaded, tracking: readFileSync(join(store, ".last-injection.json"), "utf8") }).toEqual({ loaded: [], tracking: expected });
+  }, 15_000);
+
+  it("reports a missing project as the command does, with nothing saved", async () => {
+    const { home } = setup();
+    const args = ["inject", "--project-root", join(makeTempDir(), "gone"), "--no-tracking"];
+    expect(await inject(args, home)).toEqual(await commander(args, home));
+    expect(readdirSync(home)).toEqual([]);
+  });
+
+  it("leaves what it does not read to commander", async () => {
+    const { home } = setup();
+    expect(await inject(["inject", "--limit", "-1"], home)).toEqual({ code: null, stdout: "", stderr: "" });
+    expect(await inject(["list"], home)).toEqual({ code: null, stdout: "", stderr: "" });
+  });
+});
