@@ -1,8 +1,9 @@
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import type { prepareSessionInjection, SessionInjection } from "@iflow-memory/store";
 import { agentFromArguments } from "../agent-dialect.js";
 import { descriptorIO } from "../descriptor-io.js";
 import type { HookIO, InjectionSources, PrepareInjection } from "../hook-runtime.js";
+import { requireWithCodeCache } from "./run-with-code-cache.js";
 
 // The hooks are small files side by side. session-start.cjs and user-prompt-submit.cjs run
 // session-start-run.cjs and user-prompt-submit-run.cjs (with V8's code cache), which read
@@ -12,9 +13,12 @@ import type { HookIO, InjectionSources, PrepareInjection } from "../hook-runtime
 const PREPARE_BUNDLE = join(__dirname, "session-start-prepare.cjs");
 export const ASIDE_BUNDLE = join(__dirname, "session-start-aside.cjs");
 
-/** Works the injection out in this thread, loading the prepare bundle on first use. */
-export const prepareHere: PrepareInjection = async (options) =>
-  (require(PREPARE_BUNDLE) as { prepareSessionInjection: typeof prepareSessionInjection }).prepareSessionInjection(options);
+/** Works the injection out in this thread, loading the prepare bundle (with V8's code cache) on first use. */
+export const prepareHere: PrepareInjection = async (options) => {
+  prepareBundle ??= requireWithCodeCache(basename(PREPARE_BUNDLE)) as { prepareSessionInjection: typeof prepareSessionInjection };
+  return prepareBundle.prepareSessionInjection(options);
+};
+let prepareBundle: { prepareSessionInjection: typeof prepareSessionInjection } | undefined;
 
 // worker_threads and child_process are loaded only where used: most hook runs need neither.
 /** Works the injection out in a worker thread, which the hook's deadline can stop waiting for. */
