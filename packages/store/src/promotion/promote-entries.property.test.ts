@@ -5,7 +5,7 @@ import { hostileText, makeTempDir } from "@iflow-memory/test-utils";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { promoteEntries } from "./promote-entries.js";
-import { StoreError } from "./store-error.js";
+import { StoreError } from "../store-error.js";
 
 const SENTINEL = "# Global Heuristics\n\n### Heuristic: Sentinel\nAn entry no promotion here may touch.\n- Content-Hash: sha256:0\n- Source: elsewhere, Feature #1\n- Observation count: 7\n- Tags: universal\n";
 const text = () => fc.oneof(hostileText(), fc.string({ unit: "binary", maxLength: 24 }));

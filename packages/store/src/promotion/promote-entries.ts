@@ -2,15 +2,15 @@ import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { CATEGORIES, hashContent, parseKnowledgeBank, redactEntry, type Category, type Entry } from "@iflow-memory/parser";
 import { classifyEntry } from "@iflow-memory/ranker";
-import { commitFiles } from "./commit-files.js";
-import { gatherProjectFacts } from "./gather-project-facts.js";
+import { commitFiles } from "../commit-files.js";
+import { gatherProjectFacts } from "../gather-project-facts.js";
 import { appendGlobalEntry, formatGlobalEntry, provenanceOf, recordObservation, sourceItems } from "./global-store-text.js";
-import { readKnowledgeBank } from "./read-knowledge-bank.js";
-import { readTextFile, readTextFileSync } from "./read-text-file.js";
-import { StoreError } from "./store-error.js";
-import { withStoreLock } from "./with-store-lock.js";
-import { projectName } from "./write-tracking.js";
-import { isoTimestamp } from "./iso-timestamp.js";
+import { readKnowledgeBank } from "../read-knowledge-bank.js";
+import { readTextFile, readTextFileSync } from "../read-text-file.js";
+import { StoreError } from "../store-error.js";
+import { withStoreLock } from "../with-store-lock.js";
+import { projectName } from "../write-tracking.js";
+import { isoTimestamp } from "../iso-timestamp.js";
 
 /** The store's memory of what each project promoted, beside the category files. */
 export const PROMOTIONS_FILE = ".promotions.json";
