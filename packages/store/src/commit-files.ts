@@ -14,7 +14,8 @@ export const COMMIT_JOURNAL = ".commit.json";
 export interface FileWrite {
   /** Absolute path of the file to replace or create. */
   path: string;
-  content: string;
+  /** Text (written as `encodeLossless` writes it), or the bytes themselves. */
+  content: string | Uint8Array;
 }
 
 interface Journal {
@@ -42,7 +43,7 @@ export async function commitFiles(directory: string, writes: readonly FileWrite[
   if (writes.length === 0) return;
   // A file the store could not read back (past the read limit) would lock it out of itself.
   for (const write of writes) {
-    const bytes = encodeLossless(write.content).length;
+    const bytes = typeof write.content === "string" ? encodeLossless(write.content).length : write.content.length;
     if (bytes > MAX_FILE_BYTES) {
       throw new StoreError("STORE_WRITE_FAILED", `cannot write ${basename(write.path)} in ${directory}: it would be ${bytes} bytes, over the ${MAX_FILE_BYTES}-byte limit it must be read back within; nothing was changed — forget or archive entries to make room`);
     }
@@ -128,10 +129,10 @@ async function applyRenames(renames: Journal["renames"], options: { missingIsDon
   }
 }
 
-async function writeSynced(path: string, content: string): Promise<void> {
+async function writeSynced(path: string, content: string | Uint8Array): Promise<void> {
   const handle = await open(path, "w", 0o600);
   try {
-    await handle.writeFile(encodeLossless(content));
+    await handle.writeFile(typeof content === "string" ? encodeLossless(content) : content);
     await handle.sync();
   } finally {
     await handle.close();
