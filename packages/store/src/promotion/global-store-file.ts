@@ -6,11 +6,12 @@ import { readUserFile } from "../read-user-file.js";
 import { StoreError } from "../store-error.js";
 import { appendGlobalEntry, recordObservation, sourceItems } from "./global-store-text.js";
 import {
+  contentChecksum,
   createPromotionIndex,
   findInPromotionIndex,
-  promotionIndexEntries,
   promotionIndexPath,
   readPromotionIndex,
+  updatePromotionIndex,
   writePromotionIndex,
   type FileStamp,
   type PromotionIndex,
@@ -81,8 +82,8 @@ export class GlobalStoreFile {
   private readonly regions = new Map<string, Region>();
   private readonly observations = new Map<string, Observation>();
   private readonly added: Array<{ contentHash: string; text: string }> = [];
-  /** The file as `content` made it, and the index that goes with it (null: none can be made). */
-  private next: { bytes: Buffer; index: PromotionIndex | null } | null = null;
+  /** The file as `content` made it, the index that goes with it (null: none can be made) and its checksum when known. */
+  private next: { pieces: Buffer[]; index: PromotionIndex | null; checksum: string | null } | null = null;
 
   constructor(
     readonly category: Category,
@@ -91,7 +92,7 @@ export class GlobalStoreFile {
     private readonly bytes: Buffer,
     /** The stamp of `bytes` (null: the file is missing). */
     private readonly stamp: FileStamp | null,
-    private index: PromotionIndex | null,
+    private index: (PromotionIndex & { checksum: string }) | null,
   ) {}
 
   /** The observations of the file's entry of this content hash (its first with a description), or undefined. */
@@ -123,14 +124,15 @@ export class GlobalStoreFile {
   }
 
   /**
-   * The file's new bytes, or null when nothing changed. Throws (STORE_WRITE_FAILED) when the
-   * file would not read back as exactly what this promotion meant to write.
+   * The file's new bytes in pieces (to be written one after the other), or null when nothing
+   * changed. Throws (STORE_WRITE_FAILED) when the file would not read back as exactly what this
+   * promotion meant to write.
    */
-  content(): Buffer | null {
+  content(): Buffer[] | null {
     if (this.observations.size === 0 && this.added.length === 0) return null;
     if (this.parsed === null && this.index !== null) this.next = this.changeInPlace(this.index);
     this.next ??= this.changeWhole();
-    return this.next.bytes;
+    return this.next.pieces;
   }
 
   /**
@@ -138,14 +140,15 @@ export class GlobalStoreFile {
    * when one was made for it; a file changed since by someone else gets none.
    */
   async saveIndex(): Promise<void> {
-    let file: { bytes: Buffer; index: PromotionIndex | null };
+    let file: { pieces: Buffer[]; index: PromotionIndex | null; checksum: string | null };
     if (this.next !== null) file = this.next;
-    else if (this.parsed !== null && this.stamp !== null) file = { bytes: this.bytes, index: indexOfParsed(this.bytes, this.parsed) };
+    else if (this.parsed !== null && this.stamp !== null) file = { pieces: [this.bytes], index: indexOfParsed(this.bytes, this.parsed), checksum: null };
     else return;
     if (file.index === null) return;
     const stamp = await stampOf(this.path);
-    if (stamp === null || (this.next === null ? !sameStamp(stamp, this.stamp) : stamp.size !== BigInt(file.bytes.length))) return;
-    await writePromotionIndex(this.indexPath, file.index, { bytes: file.bytes, stamp });
+    const size = file.pieces.reduce((sum, piece) => sum + piece.length, 0);
+    if (stamp === null || (this.next === null ? !sameStamp(stamp, this.stamp) : stamp.size !== BigInt(size))) return;
+    await writePromotionIndex(this.indexPath, file.index, { checksum: file.checksum ?? contentChecksum(file.pieces), stamp });
   }
 
   // The bytes of the entry whose header starts at `offset`, up to the next heading line: what
@@ -170,7 +173,7 @@ export class GlobalStoreFile {
 
   // The changed entries rewritten in place and the new ones appended, each read back alone;
   // null when that cannot be trusted to be how the whole file reads (then `changeWhole`).
-  private changeInPlace(index: PromotionIndex): { bytes: Buffer; index: PromotionIndex } | null {
+  private changeInPlace(index: PromotionIndex & { checksum: string }): { pieces: Buffer[]; index: PromotionIndex; checksum: string | null } | null {
     const appended = this.added.map((entry) => entry.text).join("\n");
     if (this.added.length > 0 && (index.records.length === 0 || index.openFence || (index.openComment && appended.includes("-->")))) return null;
     const edits: Array<{ offset: number; end: number; bytes: Buffer }> = [];
@@ -190,10 +193,8 @@ export class GlobalStoreFile {
       copied = edit.end;
     }
     pieces.push(this.bytes.subarray(copied));
-    // An entry's new offset: moved by every change before it.
     const shifts = edits.map((edit) => ({ offset: edit.offset, by: edit.bytes.length - (edit.end - edit.offset) }));
-    const moved = (offset: number) => shifts.reduce((sum, shift) => (shift.offset < offset ? sum + shift.by : sum), 0);
-    const records = shifts.length === 0 ? promotionIndexEntries(index) : promotionIndexEntries(index).map(([hash, offset]) => [hash, offset + moved(offset)] as [string, number]);
+    const added: Array<[string, number]> = [];
     let tail = { openFence: index.openFence, openComment: index.openComment };
     if (this.added.length > 0) {
       const base = pieces.reduce((sum, piece) => sum + piece.length, 0);
@@ -202,18 +203,20 @@ export class GlobalStoreFile {
       const actual = parsed.entries.map((entry) => `${entry.contentHash} ${entry.observationCount}`);
       if (actual.join("\n") !== this.added.map((entry) => `${entry.contentHash} 1`).join("\n")) throw this.wouldNotReadBack();
       const bytes = encodeLossless(text);
-      for (const [hash, offset] of headerOffsets(bytes, parsed.entries)) records.push([hash, base + offset]);
+      for (const [hash, offset] of headerOffsets(bytes, parsed.entries)) added.push([hash, base + offset]);
       tail = { openFence: parsed.warnings.length > 0, openComment: text.includes("<!--") ? commentOpenAtEnd(text) : tail.openComment && !text.includes("-->") };
       pieces.push(bytes);
     }
-    return { bytes: Buffer.concat(pieces), index: createPromotionIndex(records, tail) };
+    // Entries only appended: the checksum goes on from the file's.
+    const checksum = edits.length === 0 && this.added.length > 0 ? contentChecksum([pieces[pieces.length - 1]!], index.checksum) : null;
+    return { pieces, index: updatePromotionIndex(index, { shifts, added, tail }), checksum };
   }
 
   // Whatever the names and texts held, the store must read back as exactly what this promotion
   // meant to write: every entry it had, with only the counts it updated changed, then the entries
   // it added, each observed once. Anything else (an entry's text that opens a comment or a code
   // fence the next entry falls into, a forged header) is refused before a byte is written.
-  private changeWhole(): { bytes: Buffer; index: PromotionIndex | null } {
+  private changeWhole(): { pieces: Buffer[]; index: PromotionIndex | null; checksum: null } {
     const parsed = this.parseWhole();
     const counts = new Map<number, number>();
     let text = parsed.text;
@@ -232,7 +235,7 @@ export class GlobalStoreFile {
     const actual = after.map((entry) => `${entry.contentHash} ${entry.observationCount}`);
     if (actual.length !== expected.length || actual.some((line, at) => line !== expected[at])) throw this.wouldNotReadBack();
     const bytes = encodeLossless(text);
-    return { bytes, index: indexOfParsed(bytes, { text, entries: after, openFence: warnings.length > 0 }) };
+    return { pieces: [bytes], index: indexOfParsed(bytes, { text, entries: after, openFence: warnings.length > 0 }), checksum: null };
   }
 
   private wouldNotReadBack(): StoreError {

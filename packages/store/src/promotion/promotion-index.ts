@@ -59,13 +59,51 @@ export function createPromotionIndex(entries: ReadonlyArray<readonly [hash: stri
   return { records, ...tail };
 }
 
-/** Every (hash, offset) pair of an index, in hash order. */
-export function promotionIndexEntries(index: PromotionIndex): Array<[string, number]> {
-  const entries: Array<[string, number]> = [];
-  for (let at = 0; at < index.records.length; at += RECORD_BYTES) {
-    entries.push([index.records.toString("latin1", at, at + 16), Number(index.records.toString("latin1", at + 17, at + 29))]);
+/**
+ * The index of a file after a change that kept its entries where they were but moved them
+ * (`shifts`: at `offset`, the bytes after grew by `by`; sorted by offset) and added entries
+ * (`added`, hashes the index does not hold). The records are copied as bytes: only the offsets
+ * that moved are rewritten, and each new record is put in its place by a binary search.
+ *
+ * @example
+ * updatePromotionIndex(index, { shifts: [{ offset: 210, by: 24 }], added: [["0b5f…", 18_000_410]], tail });
+ */
+export function updatePromotionIndex(
+  index: PromotionIndex,
+  change: { shifts: ReadonlyArray<{ offset: number; by: number }>; added: ReadonlyArray<readonly [hash: string, offset: number]>; tail: { openFence: boolean; openComment: boolean } },
+): PromotionIndex {
+  let records = index.records;
+  if (change.shifts.length > 0) {
+    records = Buffer.from(records);
+    // moved[i]: how far an entry after shifts[i] (and before shifts[i + 1]) moved.
+    const moved: number[] = [];
+    change.shifts.reduce((sum, shift) => (moved.push(sum + shift.by), sum + shift.by), 0);
+    for (let at = 0; at < records.length; at += RECORD_BYTES) {
+      let offset = 0;
+      for (let digit = at + 17; digit < at + 29; digit++) offset = offset * 10 + records[digit]! - 0x30;
+      let low = 0;
+      let high = change.shifts.length;
+      while (low < high) {
+        const middle = (low + high) >> 1;
+        if (change.shifts[middle]!.offset < offset) low = middle + 1;
+        else high = middle;
+      }
+      if (low > 0 && moved[low - 1] !== 0) records.write(String(offset + moved[low - 1]!).padStart(12, "0"), at + 17, "latin1");
+    }
   }
-  return entries;
+  if (change.added.length > 0) {
+    const added = createPromotionIndex(change.added, change.tail).records;
+    const pieces: Buffer[] = [];
+    let copied = 0;
+    for (let at = 0; at < added.length; at += RECORD_BYTES) {
+      const place = lowerBound(records, added.subarray(at, at + 16)) * RECORD_BYTES;
+      pieces.push(records.subarray(copied, place), added.subarray(at, at + RECORD_BYTES));
+      copied = place;
+    }
+    pieces.push(records.subarray(copied));
+    records = Buffer.concat(pieces);
+  }
+  return { records, ...change.tail };
 }
 
 /**
@@ -78,16 +116,21 @@ export function promotionIndexEntries(index: PromotionIndex): Array<[string, num
 export function findInPromotionIndex(index: PromotionIndex, hash: string): number | undefined {
   const wanted = Buffer.from(hash, "latin1");
   if (wanted.length !== 16) return undefined;
+  const at = lowerBound(index.records, wanted) * RECORD_BYTES;
+  if (at >= index.records.length || index.records.compare(wanted, 0, 16, at, at + 16) !== 0) return undefined;
+  return Number(index.records.toString("latin1", at + 17, at + 29));
+}
+
+// The first record whose hash is not less than `hash`.
+function lowerBound(records: Buffer, hash: Buffer): number {
   let low = 0;
-  let high = index.records.length / RECORD_BYTES - 1;
-  while (low <= high) {
+  let high = records.length / RECORD_BYTES;
+  while (low < high) {
     const middle = (low + high) >> 1;
-    const order = index.records.compare(wanted, 0, 16, middle * RECORD_BYTES, middle * RECORD_BYTES + 16);
-    if (order === 0) return Number(index.records.toString("latin1", middle * RECORD_BYTES + 17, middle * RECORD_BYTES + 29));
-    if (order < 0) low = middle + 1;
-    else high = middle - 1;
+    if (records.compare(hash, 0, 16, middle * RECORD_BYTES, middle * RECORD_BYTES + 16) < 0) low = middle + 1;
+    else high = middle;
   }
-  return undefined;
+  return low;
 }
 
 interface IndexHeader {
@@ -115,7 +158,7 @@ interface IndexHeader {
  * @example
  * readPromotionIndex(promotionIndexPath(store, "patterns"), { bytes, stamp }) ?? rebuild();
  */
-export function readPromotionIndex(path: string, file: { bytes: Uint8Array; stamp: FileStamp }): PromotionIndex | null {
+export function readPromotionIndex(path: string, file: { bytes: Uint8Array; stamp: FileStamp }): (PromotionIndex & { checksum: string }) | null {
   const read = readUserFileSync(path, { maxBytes: 1024 * 1024 * 1024 });
   if (!("bytes" in read)) return null;
   const bytes = Buffer.from(read.bytes.buffer, read.bytes.byteOffset, read.bytes.byteLength);
@@ -128,24 +171,24 @@ export function readPromotionIndex(path: string, file: { bytes: Uint8Array; stam
   } catch {
     return null;
   }
-  if (header.version !== PROMOTION_INDEX_VERSION || header.checksum !== CHECKSUM.name || typeof header.written !== "number") return null;
+  if (header.version !== PROMOTION_INDEX_VERSION || header.checksum !== CHECKSUM_NAME || typeof header.written !== "number" || typeof header.content !== "string") return null;
   const records = bytes.subarray(headerEnd + 1);
-  if (header.records !== records.length / RECORD_BYTES || header.body !== CHECKSUM.of(records)) return null;
+  if (header.records !== records.length / RECORD_BYTES || header.body !== contentChecksum([records])) return null;
   if (header.stamp !== stampText(file.stamp)) return null;
   const settledBefore = BigInt(Math.floor(header.written - SETTLE_MS)) * 1_000_000n;
   const settled = file.stamp.mtimeNs < settledBefore && file.stamp.ctimeNs < settledBefore;
-  if (!settled && header.content !== CHECKSUM.of(file.bytes)) return null;
-  return { records, openFence: header.openFence === true, openComment: header.openComment === true };
+  if (!settled && header.content !== contentChecksum([file.bytes])) return null;
+  return { records, openFence: header.openFence === true, openComment: header.openComment === true, checksum: header.content };
 }
 
 /**
- * Writes the index of a file whose bytes and stamp are given (a failure only costs a rebuild at
- * the next promotion, so it is not durable and never throws).
+ * Writes the index of a file whose checksum (`contentChecksum`) and stamp are given (a failure
+ * only costs a rebuild at the next promotion, so it is not durable and never throws).
  *
  * @example
- * await writePromotionIndex(promotionIndexPath(store, "patterns"), index, { bytes, stamp });
+ * await writePromotionIndex(promotionIndexPath(store, "patterns"), index, { checksum: contentChecksum([bytes]), stamp });
  */
-export async function writePromotionIndex(path: string, index: PromotionIndex, file: { bytes: Uint8Array; stamp: FileStamp }, now = Date.now()): Promise<void> {
+export async function writePromotionIndex(path: string, index: PromotionIndex, file: { checksum: string; stamp: FileStamp }, now = Date.now()): Promise<void> {
   try {
     await writeFileAtomically(path, encodePromotionIndex(index, file, now), { durable: false });
   } catch {
@@ -154,28 +197,45 @@ export async function writePromotionIndex(path: string, index: PromotionIndex, f
 }
 
 /**
- * An index as the text of its file (a first line, a header of JSON, the records: ASCII only), as
+ * An index as the bytes of its file (a first line, a header of JSON, the records), as
  * `readPromotionIndex` reads it; `version` is for the tests of an index of another version.
  */
-export function encodePromotionIndex(index: PromotionIndex, file: { bytes: Uint8Array; stamp: FileStamp }, now: number, version = PROMOTION_INDEX_VERSION): string {
+export function encodePromotionIndex(index: PromotionIndex, file: { checksum: string; stamp: FileStamp }, now: number, version = PROMOTION_INDEX_VERSION): Buffer {
   const header: IndexHeader = {
     version,
     stamp: stampText(file.stamp),
     written: now,
-    checksum: CHECKSUM.name,
-    content: CHECKSUM.of(file.bytes),
-    body: CHECKSUM.of(index.records),
+    checksum: CHECKSUM_NAME,
+    content: file.checksum,
+    body: contentChecksum([index.records]),
     records: index.records.length / RECORD_BYTES,
     openFence: index.openFence,
     openComment: index.openComment,
   };
-  return `${MAGIC}${JSON.stringify(header)}\n${index.records.toString("latin1")}`;
+  return Buffer.concat([Buffer.from(`${MAGIC}${JSON.stringify(header)}\n`, "utf8"), index.records]);
 }
 
 const stampText = (stamp: FileStamp) => `${stamp.size}:${stamp.mtimeNs}:${stamp.ctimeNs}:${stamp.ino}`;
 
-// CRC-32 (zlib's, Node ≥ 20.15) reads the 18 MB of a 50,000-entry store in a few milliseconds;
-// SHA-1 where it is missing. An index written with one is not read with the other.
-const crc32 = (zlib as { crc32?: (data: Uint8Array) => number }).crc32;
-const CHECKSUM: { name: string; of: (data: Uint8Array) => string } =
-  typeof crc32 === "function" ? { name: "crc32", of: (data) => crc32(data).toString(16) } : { name: "sha1", of: (data) => createHash("sha1").update(data).digest("hex") };
+// CRC-32 (zlib's, Node ≥ 20.15) reads the 18 MB of a 50,000-entry store in a few milliseconds,
+// and goes on from the checksum of what came before (a file with entries appended); SHA-1 where
+// it is missing. An index written with one is not read with the other.
+const crc32 = (zlib as { crc32?: (data: Uint8Array, value?: number) => number }).crc32;
+const CHECKSUM_NAME = typeof crc32 === "function" ? "crc32" : "sha1";
+
+/**
+ * The checksum of bytes given in pieces, as an index records it; with `previous`, of bytes that
+ * follow others whose checksum it is (null when the checksum in use cannot go on from one).
+ *
+ * @example
+ * contentChecksum([bytes, appended]) === contentChecksum([appended], contentChecksum([bytes])); // true with CRC-32
+ */
+export function contentChecksum(pieces: readonly Uint8Array[]): string;
+export function contentChecksum(pieces: readonly Uint8Array[], previous: string): string | null;
+export function contentChecksum(pieces: readonly Uint8Array[], previous?: string): string | null {
+  if (typeof crc32 === "function") return pieces.reduce((value, piece) => crc32(piece, value), previous === undefined ? 0 : Number.parseInt(previous, 16)).toString(16);
+  if (previous !== undefined) return null;
+  const hash = createHash("sha1");
+  for (const piece of pieces) hash.update(piece);
+  return hash.digest("hex");
+}
