@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { CATEGORIES, parseKnowledgeBank } from "@iflow-memory/parser";
 import { hostileText, makeTempDir } from "@iflow-memory/test-utils";
@@ -58,4 +58,35 @@ describe("promoteEntries (property)", () => {
       { numRuns: 150 },
     );
   }, 60_000);
+
+  it("writes the same bytes and reports the same results whether the store's promotion index is used or not", async () => {
+    const lessons = fc.array(fc.record({ header: text(), description: text(), metadata: text() }), { minLength: 1, maxLength: 3 });
+    await fc.assert(
+      fc.asyncProperty(lessons, lessons, fc.boolean(), async (first, second, repeat) => {
+        const base = makeTempDir();
+        const root = join(base, "project");
+        mkdirSync(join(root, "docs/knowledge-bank"), { recursive: true });
+        const bank = (entries: typeof first) => entries.map((entry) => `### Heuristic: ${entry.header}\n${entry.description}\n- Tags: ${entry.metadata}\n`).join("\n");
+        const run = async (withIndex: boolean) => {
+          const store = join(base, `store-${withIndex}`);
+          mkdirSync(store, { recursive: true });
+          writeFileSync(join(store, "heuristics.md"), SENTINEL);
+          const outcomes: unknown[] = [];
+          for (const [feature, entries] of [["1", first], ["2", repeat ? first : second], ["3", [...first, ...second]]] as const) {
+            writeFileSync(join(root, "docs/knowledge-bank/heuristics.md"), bank(entries));
+            if (!withIndex) rmSync(join(store, ".cache"), { recursive: true, force: true });
+            try {
+              outcomes.push((await promoteEntries({ projectRoot: root, globalStoreDir: store, feature, selection: { kind: "all" }, now: new Date("2026-11-22T10:00:00Z") })).entries);
+            } catch (error) {
+              if (!(error instanceof StoreError)) throw error;
+              outcomes.push(error.code);
+            }
+          }
+          return { outcomes, file: readFileSync(join(store, "heuristics.md"), "latin1") };
+        };
+        expect(await run(true)).toEqual(await run(false));
+      }),
+      { numRuns: 80 },
+    );
+  }, 120_000);
 });
