@@ -66,7 +66,7 @@ describe("promoteEntries (property)", () => {
         const base = makeTempDir();
         const root = join(base, "project");
         mkdirSync(join(root, "docs/knowledge-bank"), { recursive: true });
-        const bank = (entries: typeof first) => entries.map((entry) => `### Heuristic: ${entry.header}\n${entry.description}\n- Tags: ${entry.metadata}\n`).join("\n");
+        const bank = (entries: ReadonlyArray<(typeof first)[number]>) => entries.map((entry) => `### Heuristic: ${entry.header}\n${entry.description}\n- Tags: ${entry.metadata}\n`).join("\n");
         const run = async (withIndex: boolean) => {
           const store = join(base, `store-${withIndex}`);
           mkdirSync(store, { recursive: true });
