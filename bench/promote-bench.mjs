@@ -1,8 +1,13 @@
 #!/usr/bin/env node
-// Promotion speed: 100 new entries promoted into a global store of 10,000 entries, against the
-// same 100 promoted into an empty store, interleaved in one process. Writes its section of
-// BENCHMARKS.md (between the promote-bench markers).
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+// Promotion speed: 100 new entries promoted into global stores of 10,000 and 50,000 entries,
+// against the same 100 promoted into an empty store, interleaved in one process (medians); and
+// the peak memory (RSS) of a process that does one such promotion, each in a child of its own.
+// Each store was promoted into once before (one entry of another project, not timed), as a
+// user's store has been: its promotion index is there. The first promotion into a store that
+// was written by something else (no index yet) is measured apart, at 50,000 entries.
+// Writes its section of BENCHMARKS.md (between the promote-bench markers).
+import { execFileSync } from "node:child_process";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -10,6 +15,19 @@ import { hashContent } from "../packages/parser/dist/index.js";
 import { promoteEntries } from "../packages/store/dist/index.js";
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const SELF = fileURLToPath(import.meta.url);
+
+// A child's one promotion: `node promote-bench.mjs --peak-rss PROJECT STORE` prints its peak RSS in bytes.
+if (process.argv[2] === "--peak-rss") {
+  const result = await promoteEntries({ projectRoot: process.argv[3], globalStoreDir: process.argv[4], feature: "1", selection: { kind: "all" } });
+  if (result.entries.filter((entry) => entry.action === "added").length !== 100) throw new Error("expected 100 new entries");
+  // VmHWM is this process's own high-water mark; getrusage's maxRSS can carry the parent's size
+  // at the fork that started it (Linux keeps it across exec).
+  const hwm = /^VmHWM:\s+(\d+) kB$/m.exec((() => { try { return readFileSync("/proc/self/status", "utf8"); } catch { return ""; } })());
+  console.log((hwm === null ? process.resourceUsage().maxRSS : Number(hwm[1])) * 1024);
+  process.exit(0);
+}
+
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 const work = mkdtempSync(join(tmpdir(), "iflow-memory-promote-bench-"));
 process.on("exit", () => rmSync(work, { recursive: true, force: true }));
@@ -44,12 +62,30 @@ function store(name, size) {
 }
 
 const root = project("webshop");
-const templates = { empty: store("template-empty", 0), large: store("template-large", 10_000) };
-const median = (values) => [...values].sort((a, b) => a - b)[values.length >> 1];
-
-async function timeOnce(template, index) {
-  const target = join(work, `run-${index}`);
+const warmer = join(work, "warmer");
+mkdirSync(join(warmer, "docs/knowledge-bank"), { recursive: true });
+writeFileSync(join(warmer, "docs/knowledge-bank/heuristics.md"), "### Heuristic: Warm Up\nA lesson of another project, promoted before the timed promotion.\n");
+// A copy of a template, promoted into once (the index is made), unless `cold`.
+async function prepare(template, target, cold) {
   cpSync(template, target, { recursive: true });
+  if (!cold) await promoteEntries({ projectRoot: warmer, globalStoreDir: target, feature: "1", selection: { kind: "all" } });
+}
+const SIZES = [["empty", 0], ["10k", 10_000], ["50k", 50_000]];
+const templates = Object.fromEntries(SIZES.map(([key, size]) => [key, store(`template-${key}`, size)]));
+const median = (values) => [...values].sort((a, b) => a - b)[values.length >> 1];
+const storeBytes = (template) => ["anti-patterns", "heuristics", "patterns"].reduce((sum, category) => sum + (statSync(join(template, `${category}.md`), { throwIfNoEntry: false })?.size ?? 0), 0);
+
+async function peakRss(template, index, cold = false) {
+  const target = join(work, `peak-${index}`);
+  await prepare(template, target, cold);
+  const bytes = Number(execFileSync(process.execPath, [SELF, "--peak-rss", root, target], { encoding: "utf8" }).trim());
+  rmSync(target, { recursive: true, force: true });
+  return bytes;
+}
+
+async function timeOnce(template, index, cold = false) {
+  const target = join(work, `run-${index}`);
+  await prepare(template, target, cold);
   const start = process.hrtime.bigint();
   const result = await promoteEntries({ projectRoot: root, globalStoreDir: target, feature: "1", selection: { kind: "all" } });
   const elapsed = Number(process.hrtime.bigint() - start) / 1e6;
@@ -58,25 +94,37 @@ async function timeOnce(template, index) {
   return elapsed;
 }
 
-const times = { empty: [], large: [] };
-await timeOnce(templates.empty, "warm-1");
-await timeOnce(templates.large, "warm-2");
+const times = Object.fromEntries(SIZES.map(([key]) => [key, []]));
+for (const [key] of SIZES) await timeOnce(templates[key], `warm-${key}`);
 for (let run = 0; run < RUNS; run++) {
-  times.empty.push(await timeOnce(templates.empty, `e${run}`));
-  times.large.push(await timeOnce(templates.large, `l${run}`));
+  for (const [key] of SIZES) times[key].push(await timeOnce(templates[key], `${key}-${run}`));
 }
-const empty = median(times.empty);
-const large = median(times.large);
+const COLD_RUNS = Math.max(3, Math.ceil(RUNS / 3));
+const cold = [];
+for (let run = 0; run < COLD_RUNS; run++) cold.push(await timeOnce(templates["50k"], `cold-${run}`, true));
+const PEAK_RUNS = 3;
+const peakMedian = async (template, key, isCold) => {
+  const peaks = [];
+  for (let run = 0; run < PEAK_RUNS; run++) peaks.push(await peakRss(template, `${key}-${run}`, isCold));
+  return median(peaks);
+};
+const peaks = {};
+for (const [key] of SIZES) peaks[key] = await peakMedian(templates[key], key, false);
+peaks.cold = await peakMedian(templates["50k"], "cold", true);
+const medians = Object.fromEntries(SIZES.map(([key]) => [key, median(times[key])]));
+medians.cold = median(cold);
+const label = (key, size) => (size === 0 ? "empty" : `${size.toLocaleString("en")} entries (${(storeBytes(templates[key]) / 1e6).toFixed(1)} MB)`);
+const row = (key, text) => `| ${text} | ${medians[key].toFixed(1)} ms | ${(medians[key] / medians.empty).toFixed(2)} × | ${(peaks[key] / 1e6).toFixed(0)} MB | ${(peaks[key] / peaks.empty).toFixed(2)} × |`;
 const section = [
   "<!-- promote-bench:start (written by `pnpm bench`: bench/promote-bench.mjs) -->",
   "## Promotion",
   "",
-  `100 new universal entries promoted (classification, secret scan, merge, lock, all-or-nothing commit with fsync), median of ${RUNS} runs, in-process.`,
+  `100 new universal entries promoted (classification, secret scan, merge, lock, all-or-nothing commit with fsync) into a store promoted into once before (its promotion index made): the median of ${RUNS} runs, in-process and interleaved; the peak memory (RSS) of a process that loads the store package and does one promotion (median of ${PEAK_RUNS} processes). The last row is the first promotion into a store that something else wrote (no index yet: every file parsed whole, the index made), median of ${COLD_RUNS} runs after the others.`,
   "",
-  "| store before | median | ratio to the empty store |",
-  "|---|---|---|",
-  `| empty | ${empty.toFixed(1)} ms | 1.00 × |`,
-  `| 10,000 entries (${(readFileSync(join(templates.large, "heuristics.md")).length * 3 / 1e6).toFixed(1)} MB) | ${large.toFixed(1)} ms | ${(large / empty).toFixed(2)} × |`,
+  "| store before | median | ratio to the empty store | peak RSS | ratio to the empty store |",
+  "|---|---|---|---|---|",
+  ...SIZES.map(([key, size]) => row(key, label(key, size))),
+  row("cold", `${label("50k", 50_000)}, first promotion (no index)`),
   "<!-- promote-bench:end -->",
 ].join("\n");
 console.log(section);

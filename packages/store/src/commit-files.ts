@@ -14,7 +14,8 @@ export const COMMIT_JOURNAL = ".commit.json";
 export interface FileWrite {
   /** Absolute path of the file to replace or create. */
   path: string;
-  content: string;
+  /** Text (written as `encodeLossless` writes it), or the bytes themselves, whole or in pieces written one after the other. */
+  content: string | Uint8Array | readonly Uint8Array[];
 }
 
 interface Journal {
@@ -42,7 +43,7 @@ export async function commitFiles(directory: string, writes: readonly FileWrite[
   if (writes.length === 0) return;
   // A file the store could not read back (past the read limit) would lock it out of itself.
   for (const write of writes) {
-    const bytes = encodeLossless(write.content).length;
+    const bytes = byteLength(write.content);
     if (bytes > MAX_FILE_BYTES) {
       throw new StoreError("STORE_WRITE_FAILED", `cannot write ${basename(write.path)} in ${directory}: it would be ${bytes} bytes, over the ${MAX_FILE_BYTES}-byte limit it must be read back within; nothing was changed — forget or archive entries to make room`);
     }
@@ -128,10 +129,23 @@ async function applyRenames(renames: Journal["renames"], options: { missingIsDon
   }
 }
 
-async function writeSynced(path: string, content: string): Promise<void> {
+function byteLength(content: FileWrite["content"]): number {
+  if (typeof content === "string") return encodeLossless(content).length;
+  return content instanceof Uint8Array ? content.length : content.reduce((sum, piece) => sum + piece.length, 0);
+}
+
+async function writeSynced(path: string, content: FileWrite["content"]): Promise<void> {
   const handle = await open(path, "w", 0o600);
   try {
-    await handle.writeFile(encodeLossless(content));
+    // Pieces are written as they are: a file of many megabytes that changed in a few places is
+    // never copied into one buffer first.
+    if (typeof content === "string" || content instanceof Uint8Array) {
+      await handle.writeFile(typeof content === "string" ? encodeLossless(content) : content);
+    } else {
+      for (const piece of content) {
+        for (let written = 0; written < piece.length; ) written += (await handle.write(piece, written)).bytesWritten;
+      }
+    }
     await handle.sync();
   } finally {
     await handle.close();

@@ -53,10 +53,10 @@ export type { LessonsChange, LessonsRead, LessonsState } from "./lessons-store.j
 export { addLesson, auditCheck, decayLessonsInDirectory, extractLessonsFromEvents, forgetLesson, injectLessons, readEffectiveness } from "./manage-lessons.js";
 export type { ExtractReport } from "./manage-lessons.js";
 export { gatherProjectFacts } from "./gather-project-facts.js";
-export { appendGlobalEntry, formatGlobalEntry, globalStoreHeader, recordMetadata, recordObservation, sourceItems } from "./global-store-text.js";
-export type { GlobalEntryFields } from "./global-store-text.js";
-export { PROMOTIONS_FILE, promoteEntries } from "./promote-entries.js";
-export type { PromoteOptions, PromoteResult, PromoteSelection, PromotedEntry } from "./promote-entries.js";
+export { appendGlobalEntry, formatGlobalEntry, globalStoreHeader, recordMetadata, recordObservation, sourceItems } from "./promotion/index.js";
+export type { GlobalEntryFields } from "./promotion/index.js";
+export { PROMOTIONS_FILE, promoteEntries } from "./promotion/index.js";
+export type { PromoteOptions, PromoteResult, PromoteSelection, PromotedEntry } from "./promotion/index.js";
 export { ARCHIVE_FILE, contestGlobalEntries, findEntries, findOneEntry, forgetGlobalEntry, listEntries, readLastInjection, tagGlobalEntry } from "./manage-global-store.js";
 export type { EntryReach, ListScope } from "./manage-global-store.js";
 export { collectStats, diagnoseMemory } from "./diagnose-memory.js";

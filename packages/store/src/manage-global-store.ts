@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { CATEGORIES, parseKnowledgeBank, redactEntry, type Category, type Entry } from "@iflow-memory/parser";
 import { CATEGORY_PRIORITY, sortEntries } from "@iflow-memory/ranker";
 import { commitFiles } from "./commit-files.js";
-import { recordMetadata } from "./global-store-text.js";
+import { recordMetadata } from "./promotion/index.js";
 import { readGlobalStore } from "./read-global-store.js";
 import { readKnowledgeBank } from "./read-knowledge-bank.js";
 import { readTextFile, readTextFileSync } from "./read-text-file.js";

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { makeTempDir } from "@iflow-memory/test-utils";
 import { describe, expect, it } from "vitest";
 import { addLesson } from "./manage-lessons.js";
-import { promoteEntries } from "./promote-entries.js";
+import { promoteEntries } from "./promotion/index.js";
 import { storeMemory } from "./store-memory.js";
 
 // Latin-1 "café", a stray continuation byte and a truncated sequence: not UTF-8.

@@ -1,9 +1,9 @@
 import { statSync } from "node:fs";
 import { join } from "node:path";
 import { CATEGORIES, hashContent, parseKnowledgeBank, redactSecrets, type Category, type Confidence, type Entry } from "@iflow-memory/parser";
-import { recordMetadata } from "./global-store-text.js";
+import { recordMetadata } from "./promotion/index.js";
 import { isoTimestamp } from "./iso-timestamp.js";
-import { promoteEntries } from "./promote-entries.js";
+import { promoteEntries } from "./promotion/index.js";
 import { knowledgeBankDir } from "./read-knowledge-bank.js";
 import { readTextFile } from "./read-text-file.js";
 import { StoreError } from "./store-error.js";

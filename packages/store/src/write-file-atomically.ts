@@ -6,7 +6,7 @@ import { StoreError } from "./store-error.js";
 
 /**
  * Writes a whole file so that readers see the old content or the new, never a torn one:
- * a temporary file beside it, fsync, rename. Creates its folder (mode 0700) if needed; the file
+ * a temporary file beside it, fsync, rename. Text is written as `encodeLossless` writes it; bytes as they are. Creates its folder (mode 0700) if needed; the file
  * gets mode 0600 (memory can hold what a user would not share), or `mode` (a file in a user's
  * repository keeps the mode it had). `durable: false` skips the
  * fsync, for files that are cheap to lose in a power cut but written at every session start
@@ -16,7 +16,7 @@ import { StoreError } from "./store-error.js";
  * await writeFileAtomically("/home/ada/.claude/rules/iflow-memory.md", rules);
  * await writeFileAtomically(trackingPath(store), record, { durable: false });
  */
-export async function writeFileAtomically(path: string, content: string, options: { durable?: boolean; mode?: number } = {}): Promise<void> {
+export async function writeFileAtomically(path: string, content: string | Uint8Array, options: { durable?: boolean; mode?: number } = {}): Promise<void> {
   // Synchronous on purpose: the hook writes its tracking file at every session start, where
   // loading fs/promises or a write library costs more than the write.
   const temporary = `${path}.iflow-${uniqueSuffix()}.tmp`;
@@ -24,7 +24,7 @@ export async function writeFileAtomically(path: string, content: string, options
     const descriptor = openCreating(temporary);
     try {
       if (options.mode !== undefined) fchmodSync(descriptor, options.mode);
-      const bytes = encodeLossless(content);
+      const bytes = typeof content === "string" ? encodeLossless(content) : content;
       for (let written = 0; written < bytes.length; ) written += writeSync(descriptor, bytes, written);
       if (options.durable !== false) fsyncSync(descriptor);
     } finally {

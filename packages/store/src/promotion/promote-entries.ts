@@ -1,16 +1,17 @@
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
-import { CATEGORIES, hashContent, parseKnowledgeBank, redactEntry, type Category, type Entry } from "@iflow-memory/parser";
+import { CATEGORIES, hashContent, redactEntry, type Category, type Entry } from "@iflow-memory/parser";
 import { classifyEntry } from "@iflow-memory/ranker";
-import { commitFiles } from "./commit-files.js";
-import { gatherProjectFacts } from "./gather-project-facts.js";
-import { appendGlobalEntry, formatGlobalEntry, provenanceOf, recordObservation, sourceItems } from "./global-store-text.js";
-import { readKnowledgeBank } from "./read-knowledge-bank.js";
-import { readTextFile, readTextFileSync } from "./read-text-file.js";
-import { StoreError } from "./store-error.js";
-import { withStoreLock } from "./with-store-lock.js";
-import { projectName } from "./write-tracking.js";
-import { isoTimestamp } from "./iso-timestamp.js";
+import { commitFiles } from "../commit-files.js";
+import { gatherProjectFacts } from "../gather-project-facts.js";
+import { formatGlobalEntry, provenanceOf } from "./global-store-text.js";
+import { openGlobalStoreFile, type GlobalStoreFile, type StoredObservations } from "./global-store-file.js";
+import { readKnowledgeBank } from "../read-knowledge-bank.js";
+import { readTextFileSync } from "../read-text-file.js";
+import { StoreError } from "../store-error.js";
+import { withStoreLock } from "../with-store-lock.js";
+import { projectName } from "../write-tracking.js";
+import { isoTimestamp } from "../iso-timestamp.js";
 
 /** The store's memory of what each project promoted, beside the category files. */
 export const PROMOTIONS_FILE = ".promotions.json";
@@ -110,18 +111,21 @@ export async function promoteEntries(options: PromoteOptions): Promise<PromoteRe
     });
 
     const facts = await gatherProjectFacts(options.projectRoot, project, prepared.map(({ entry }) => entry));
-    const texts = Object.fromEntries(await Promise.all(CATEGORIES.map(async (category) => [category, await readStoreFile(options.globalStoreDir, category)] as const))) as Record<Category, string>;
-    // Each store file is parsed once; edits are collected and applied at the end, bottom-up, so
-    // that the line numbers they refer to stay right.
-    const index = new Map<string, { category: Category; line: number | null; observationCount: number; sources: string[] }>();
-    for (const category of CATEGORIES) {
-      for (const stored of parseKnowledgeBank(texts[category], { category, scope: "global", path: `${category}.md` }).entries) {
-        if (stored.description === "" || index.has(stored.contentHash)) continue;
-        index.set(stored.contentHash, { category, line: stored.origin.line, observationCount: stored.observationCount, sources: sourceItems(sourceOf(stored)) });
+    const files = Object.fromEntries(await Promise.all(CATEGORIES.map(async (category) => [category, await openGlobalStoreFile(options.globalStoreDir, category)] as const))) as Record<Category, GlobalStoreFile>;
+    // A content hash is the entry of the first file that has it (in CATEGORIES order), or one
+    // this run added; what this run changed of it is kept here.
+    const known = new Map<string, { category: Category; added: boolean } & StoredObservations>();
+    const find = (contentHash: string) => {
+      if (!known.has(contentHash)) {
+        for (const category of CATEGORIES) {
+          const stored = files[category].find(contentHash);
+          if (stored === undefined) continue;
+          known.set(contentHash, { category, added: false, ...stored });
+          break;
+        }
       }
-    }
-    const updates: Array<{ category: Category; line: number; observationCount: number }> = [];
-    const appended: Record<Category, string[]> = { "anti-patterns": [], heuristics: [], patterns: [] };
+      return known.get(contentHash);
+    };
     const results: PromotedEntry[] = [];
     for (const { entry, redacted } of prepared) {
       const classification = classifyEntry(entry, facts, { universal: options.universal ?? [], projectSpecific: options.projectSpecific ?? [] });
@@ -130,38 +134,25 @@ export async function promoteEntries(options: PromoteOptions): Promise<PromoteRe
         results.push({ ...base, action: "kept-local", observationCount: null });
         continue;
       }
-      const match = index.get(entry.contentHash);
+      const match = find(entry.contentHash);
       if (match === undefined) {
-        appended[entry.category].push(formatGlobalEntry({ category: entry.category, name: entry.name, description: entry.description, contentHash: entry.contentHash, sources: [provenance], observationCount: 1, lastObserved: now, tags: "universal", confidence: entry.confidence }));
-        index.set(entry.contentHash, { category: entry.category, line: null, observationCount: 1, sources: [provenance] });
+        files[entry.category].append(entry.contentHash, formatGlobalEntry({ category: entry.category, name: entry.name, description: entry.description, contentHash: entry.contentHash, sources: [provenance], observationCount: 1, lastObserved: now, tags: "universal", confidence: entry.confidence }));
+        known.set(entry.contentHash, { category: entry.category, added: true, observationCount: 1, sources: [provenance] });
         results.push({ ...base, action: "added", observationCount: 1 });
       } else if (match.sources.includes(provenance)) {
         results.push({ ...base, action: "already-counted", observationCount: match.observationCount });
       } else {
         match.observationCount += 1;
         match.sources.push(provenance);
-        if (match.line !== null) updates.push({ category: match.category, line: match.line, observationCount: match.observationCount });
+        if (!match.added) files[match.category].observe(entry.contentHash, { observationCount: match.observationCount, lastObserved: now, source: provenance });
         results.push({ ...base, action: "counted", observationCount: match.observationCount });
       }
     }
-    const original = { ...texts };
-    const changed = new Set<Category>();
-    for (const update of updates.sort((a, b) => b.line - a.line)) {
-      texts[update.category] = recordObservation(texts[update.category], update.line, { observationCount: update.observationCount, lastObserved: now, source: provenance });
-      changed.add(update.category);
-    }
-    // Once per file, all its new entries together: appending them one at a time copied the whole
-    // file for each (quadratic in the store's size).
-    for (const category of CATEGORIES) {
-      if (appended[category].length === 0) continue;
-      texts[category] = appendGlobalEntry(texts[category], category, appended[category].join("\n"));
-      changed.add(category);
-    }
-
-    for (const category of changed) {
-      const added = results.filter((result) => result.action === "added" && result.category === category).map((result) => result.contentHash);
-      assertReadsBack(join(options.globalStoreDir, `${category}.md`), category, original[category], texts[category], updates, added);
-    }
+    // Every file's new content is made and read back before anything is written.
+    const changed = CATEGORIES.flatMap((category) => {
+      const content = files[category].content();
+      return content === null ? [] : [{ path: files[category].path, content }];
+    });
 
     // What this run promoted: an entry already counted for this provenance changed nothing.
     const universal = results.filter((result) => result.kind === "universal" && result.action !== "already-counted").length;
@@ -170,31 +161,13 @@ export async function promoteEntries(options: PromoteOptions): Promise<PromoteRe
     if (options.dryRun !== true && results.length > 0) {
       const promoted = [...new Set([...seen, ...chosen.map((entry) => entry.contentHash)])];
       const nextState: PromotionsState = { projects: { ...state.projects, [project]: { promoted, lastPromotion: now } } };
-      await commitFiles(options.globalStoreDir, [
-        ...[...changed].map((category) => ({ path: join(options.globalStoreDir, `${category}.md`), content: texts[category] })),
-        { path: join(options.globalStoreDir, PROMOTIONS_FILE), content: `${JSON.stringify(nextState, null, 2)}\n` },
-      ]);
+      await commitFiles(options.globalStoreDir, [...changed, { path: join(options.globalStoreDir, PROMOTIONS_FILE), content: `${JSON.stringify(nextState, null, 2)}\n` }]);
+      // The next promotion finds entries without parsing the files.
+      for (const category of CATEGORIES) await files[category].saveIndex();
     }
     return { project, provenance, entries: results, summary, dryRun: options.dryRun === true, warnings };
   };
   return options.dryRun === true ? run() : withStoreLock(options.globalStoreDir, run);
-}
-
-// Whatever the names and texts held, the store must read back as exactly what this promotion
-// meant to write: every entry it had, with only the counts it updated changed, then the entries
-// it added, each observed once. Anything else (an entry's text that opens a comment or a code
-// fence the next entry falls into, a forged header) is refused before a byte is written.
-function assertReadsBack(path: string, category: Category, before: string, after: string, updates: ReadonlyArray<{ category: Category; line: number; observationCount: number }>, added: readonly string[]): void {
-  const read = (text: string) => parseKnowledgeBank(text, { category, scope: "global", path }).entries;
-  const counts = new Map(updates.filter((update) => update.category === category).map((update) => [update.line, update.observationCount]));
-  const expected = [
-    ...read(before).map((entry) => `${entry.contentHash} ${counts.get(entry.origin.line) ?? entry.observationCount}`),
-    ...added.map((hash) => `${hash} 1`),
-  ];
-  const actual = read(after).map((entry) => `${entry.contentHash} ${entry.observationCount}`);
-  if (actual.length !== expected.length || actual.some((line, index) => line !== expected[index])) {
-    throw new StoreError("STORE_WRITE_FAILED", `cannot promote into ${path}: the file would not read back as written (an entry's text opens a comment or a code fence that swallows what follows); nothing was changed — close it in the knowledge bank, then promote again`);
-  }
 }
 
 function select(entries: readonly Entry[], selection: PromoteSelection, seen: Set<string>, projectRoot: string, named: ReadonlySet<string>): Entry[] {
@@ -245,19 +218,6 @@ function headersAddedSince(projectRoot: string, revision: string): Set<string> {
     throw new StoreError("GIT_FAILED", `cannot list the entries added since ${revision}: git says: ${reason}; pass a revision of this repository, or use --all`, { cause: error });
   }
   return new Set(diff.split("\n").filter((line) => line.startsWith("+### ")).map((line) => line.slice(1).trim()));
-}
-
-function sourceOf(entry: Entry): string | undefined {
-  return Object.entries(entry.metadata).find(([key]) => key.toLowerCase() === "source")?.[1];
-}
-
-async function readStoreFile(directory: string, category: Category): Promise<string> {
-  const path = join(directory, `${category}.md`);
-  // Edited and written back: bytes that are not UTF-8 stay as they were.
-  const file = await readTextFile(path, { lossless: true });
-  if ("text" in file) return file.text;
-  if ("missing" in file) return "";
-  throw new StoreError("STORE_UNREADABLE", `cannot read ${path}: ${file.warning.message}; fix or move it, then promote again`);
 }
 
 function readState(directory: string): PromotionsState {

@@ -1,11 +1,11 @@
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { CATEGORIES, parseKnowledgeBank } from "@iflow-memory/parser";
 import { hostileText, makeTempDir } from "@iflow-memory/test-utils";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { promoteEntries } from "./promote-entries.js";
-import { StoreError } from "./store-error.js";
+import { StoreError } from "../store-error.js";
 
 const SENTINEL = "# Global Heuristics\n\n### Heuristic: Sentinel\nAn entry no promotion here may touch.\n- Content-Hash: sha256:0\n- Source: elsewhere, Feature #1\n- Observation count: 7\n- Tags: universal\n";
 const text = () => fc.oneof(hostileText(), fc.string({ unit: "binary", maxLength: 24 }));
@@ -58,4 +58,35 @@ describe("promoteEntries (property)", () => {
       { numRuns: 150 },
     );
   }, 60_000);
+
+  it("writes the same bytes and reports the same results whether the store's promotion index is used or not", async () => {
+    const lessons = fc.array(fc.record({ header: text(), description: text(), metadata: text() }), { minLength: 1, maxLength: 3 });
+    await fc.assert(
+      fc.asyncProperty(lessons, lessons, fc.boolean(), async (first, second, repeat) => {
+        const base = makeTempDir();
+        const root = join(base, "project");
+        mkdirSync(join(root, "docs/knowledge-bank"), { recursive: true });
+        const bank = (entries: ReadonlyArray<(typeof first)[number]>) => entries.map((entry) => `### Heuristic: ${entry.header}\n${entry.description}\n- Tags: ${entry.metadata}\n`).join("\n");
+        const run = async (withIndex: boolean) => {
+          const store = join(base, `store-${withIndex}`);
+          mkdirSync(store, { recursive: true });
+          writeFileSync(join(store, "heuristics.md"), SENTINEL);
+          const outcomes: unknown[] = [];
+          for (const [feature, entries] of [["1", first], ["2", repeat ? first : second], ["3", [...first, ...second]]] as const) {
+            writeFileSync(join(root, "docs/knowledge-bank/heuristics.md"), bank(entries));
+            if (!withIndex) rmSync(join(store, ".cache"), { recursive: true, force: true });
+            try {
+              outcomes.push((await promoteEntries({ projectRoot: root, globalStoreDir: store, feature, selection: { kind: "all" }, now: new Date("2026-11-22T10:00:00Z") })).entries);
+            } catch (error) {
+              if (!(error instanceof StoreError)) throw error;
+              outcomes.push(error.code);
+            }
+          }
+          return { outcomes, file: readFileSync(join(store, "heuristics.md"), "latin1") };
+        };
+        expect(await run(true)).toEqual(await run(false));
+      }),
+      { numRuns: 80 },
+    );
+  }, 120_000);
 });
