@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import {
@@ -5,10 +6,13 @@ import {
   findProjectRoot,
   formatWarning,
   injectMemory,
+  MEMORY_CACHE_SALT,
   readConfig,
   resolveGlobalStoreDir,
   sessionIndex,
+  storeCacheDir,
   trackedPlan,
+  type EntryFileCache,
 } from "@iflow-memory/store";
 import { RuntimeError } from "./errors.js";
 import { printInjectOutput, type InjectOutput } from "./inject-output.js";
@@ -77,6 +81,9 @@ export async function injectOutput(options: InjectOptions, io: Pick<CliIO, "cwd"
     ...(options.query === undefined ? {} : { query: { text: options.query } }),
     ...(index === undefined || options.index === undefined ? {} : { index: { ...index, fetch: options.index } }),
     tracking: null,
+    // The hooks' per-file cache, in the user's own store as the saved output (whatever
+    // --global-store names), where there is one to keep it in: none is made for it.
+    ...fileCache(resolveGlobalStoreDir({ env: io.env })),
   });
 
   const { plan } = result;
@@ -111,4 +118,8 @@ async function requireDirectory(path: string): Promise<void> {
   if (!info.isDirectory()) {
     throw new RuntimeError("NO_PROJECT", `cannot use project root ${path}: it is a file, not a directory; pass the project's folder`);
   }
+}
+
+function fileCache(home: string): { cache?: EntryFileCache } {
+  return existsSync(home) ? { cache: { dir: storeCacheDir(home), salt: MEMORY_CACHE_SALT } } : {};
 }

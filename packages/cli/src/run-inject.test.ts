@@ -51,6 +51,25 @@ describe("runInject", () => {
     expect(loaded).toEqual(["inject-command"]);
   }, 15_000);
 
+  it("keeps the files' entries in the user's store, and prints the same from them after an edit of one", async () => {
+    const { project, home, args } = setup();
+    await settle();
+    await inject(args, home);
+    expect(readdirSync(join(home, ".cache/files"))).toHaveLength(6);
+    appendFileSync(join(project, "docs/knowledge-bank/heuristics.md"), "\n### Heuristic: Parse only what changed\nA file unchanged since it was read is not parsed again.\n- Observation count: 9\n");
+    const expected = await commander([...args, "--verbose"], home);
+    expect(expected.stdout).toContain("Parse only what changed");
+    expect(await inject([...args, "--verbose"], home)).toEqual(expected);
+  }, 15_000);
+
+  it("makes no store to keep a cache in", async () => {
+    const { home, args } = setup();
+    const missing = join(home, "not-there");
+    await settle();
+    expect((await inject(args, missing)).code).toBe(0);
+    expect(() => readdirSync(missing)).toThrow();
+  }, 15_000);
+
   it("works the output out anew when a file changed since it was saved (stale)", async () => {
     const { project, home, args } = setup();
     await settle();

@@ -1,4 +1,5 @@
 import { planInjection, type InjectionIndex, type InjectionPlan, type RelevanceQuery } from "@iflow-memory/ranker";
+import type { EntryFileCache } from "./entry-file-cache.js";
 import { readFeedback } from "./read-feedback.js";
 import { readMemorySources } from "./read-memory-sources.js";
 import type { StoreWarning } from "./store-warning.js";
@@ -18,6 +19,8 @@ export interface InjectMemoryOptions {
   index?: InjectionIndex;
   /** Write `.last-injection.json` when something is selected; null: don't. */
   tracking: { now: Date; event?: string | undefined } | null;
+  /** Keep each memory file's entries here and take them while the file is unchanged (see `readEntryFiles`). */
+  cache?: EntryFileCache;
 }
 
 export interface InjectMemoryResult {
