@@ -280,8 +280,9 @@ export async function cachedInjection(io: HookIO, sources: InjectionSources, wai
     injection,
     lastPlan: () => (cacheOn && cached !== null ? readCachedPlan(path, madeWith) : null),
     savePlan: async (query, plan) => {
-      // Not kept is only slower: like the injection's cache. A plan of the files before a change is not theirs now.
-      if (cacheOn && fingerprint.settled && stale === null) await writeCachedPlan(path, fingerprint.value, query, plan).catch(() => undefined);
+      // Not kept is only slower: like the injection's cache. A plan of the files before a change
+      // is kept for them (they had settled when they were cached), not for the files now.
+      if (cacheOn && (fingerprint.settled || stale !== null)) await writeCachedPlan(path, madeWith, query, plan).catch(() => undefined);
     },
     ranking: async () => {
       if (injection.ranking !== undefined || (!injection.config.promptRecall && injection.config.injectionRanking === "original")) return injection.ranking;

@@ -117,8 +117,9 @@ describe("the per-file entry cache", () => {
   it("gives relevance's index the terms it would have tokenized: the same index", async () => {
     const { projectRoot, globalStoreDir, cache } = realSources();
     await readMemorySources({ projectRoot, globalStoreDir, includeGlobal: true, cache });
-    const read = await readMemorySources({ projectRoot, globalStoreDir, includeGlobal: true, cache });
+    const read = await readMemorySources({ projectRoot, globalStoreDir, includeGlobal: true, cache, terms: true });
     expect(read.terms?.size).toBeGreaterThan(500);
+    expect((await readMemorySources({ projectRoot, globalStoreDir, includeGlobal: true, cache })).terms).toBeUndefined();
     const candidates = injectionCandidates({ local: read.local, global: read.global, project: "project" });
     expect(buildRelevanceIndex(candidates, undefined, read.terms)).toEqual(buildRelevanceIndex(candidates));
   });

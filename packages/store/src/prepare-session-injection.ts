@@ -38,15 +38,15 @@ export async function prepareSessionInjection(options: { projectRoot: string; gl
   if (!config.injectionEnabled) {
     return { config, configWarnings, plan: { block: "", entries: [], sources: { local: 0, global: 0 }, droppedForBudget: 0 }, warnings: [] };
   }
+  const ranks = config.injectionRanking !== "original" || config.promptRecall;
   const sources = await readMemorySources({
     projectRoot: options.projectRoot,
     globalStoreDir: options.globalStoreDir,
     includeGlobal: config.globalEnabled,
-    ...(options.fileCache === undefined ? {} : { cache: options.fileCache }),
+    ...(options.fileCache === undefined ? {} : { cache: options.fileCache, terms: ranks }),
   });
   const candidates = injectionCandidates({ local: sources.local, global: sources.global, project: projectName(options.projectRoot) });
   const plan = planInjection({ candidates, limit: config.injectionLimit, maxChars: config.injectionMaxChars, ...sessionIndex(config) });
-  const ranks = config.injectionRanking !== "original" || config.promptRecall;
   return {
     config,
     configWarnings,

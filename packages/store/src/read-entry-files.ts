@@ -23,6 +23,8 @@ export interface ReadEntryFilesOptions {
    * entries (secrets included) are never written to a cache.
    */
   cache?: EntryFileCache;
+  /** With `cache`: give the terms kept with the entries (`EntriesRead.terms`), for relevance's index. */
+  terms?: boolean;
 }
 
 /**
@@ -41,9 +43,10 @@ export async function readEntryFiles(directory: string, scope: Scope, options: R
     for (const warning of result.warnings) warnings.push(warning);
   }
   for (const result of results) for (const warning of result.redactions) warnings.push(warning);
-  if (options.cache === undefined || options.redact === undefined) return { entries, warnings };
+  if (options.terms !== true || options.cache === undefined || options.redact === undefined) return { entries, warnings };
+  // A file parsed now and not kept has none: the index tokenizes its entries itself.
   const terms = new Map<string, readonly string[]>();
-  for (const result of results) result.entries.forEach((entry, at) => learnTerms(terms, entry, result.terms[at]!));
+  for (const result of results) if (result.terms.length === result.entries.length) result.entries.forEach((entry, at) => learnTerms(terms, entry, result.terms[at]!));
   return { entries, warnings, terms };
 }
 
@@ -63,10 +66,11 @@ async function readEntryFile(path: string, isTarget: boolean, file: { scope: Sco
   if (!("text" in result)) return { entries: [], warnings: [], redactions: [], terms: [] };
   const parsed = parseKnowledgeBank(result.text, { ...file, path });
   const read = options.redact === undefined ? parsed : redactEntriesRead(parsed, options.redact);
-  // Terms only for a cache: what relevance's index would tokenize anyway, kept for the next read.
-  const terms = options.cache === undefined || options.redact === undefined ? [] : read.entries.map(entryTerms);
+  // Kept only when the file had settled and did not change while it was read; with the terms
+  // relevance's index reads, worked out once for every later read.
+  const keep = cache !== undefined && state !== null && state.settled && (await fileStamp(path, now()))?.stamp === state.stamp;
+  const terms = keep ? read.entries.map(entryTerms) : [];
   const entries = { entries: read.entries, warnings: read.warnings.slice(0, parsed.warnings.length), redactions: read.warnings.slice(parsed.warnings.length), terms };
-  // Kept only when the file had settled and did not change while it was read.
-  if (cache !== undefined && state !== null && state.settled && (await fileStamp(path, now()))?.stamp === state.stamp) await writeFileEntries(cache, path, state.stamp, how, entries);
+  if (keep) await writeFileEntries(cache, path, state.stamp, how, entries);
   return entries;
 }

@@ -26,7 +26,7 @@ export function resolveGlobalStoreDir(options: { flag?: string | undefined; env:
  * @example
  * const { entries } = await readGlobalStore(resolveGlobalStoreDir({ env: process.env }));
  */
-export async function readGlobalStore(directory: string, options: { cache?: EntryFileCache } = {}): Promise<EntriesRead> {
+export async function readGlobalStore(directory: string, options: { cache?: EntryFileCache; terms?: boolean } = {}): Promise<EntriesRead> {
   // A global store may have been written by other tools: a secret in it never reaches a session.
   return readEntryFiles(directory, "global", { redact: "the store", ...options });
 }

@@ -24,9 +24,10 @@ export function knowledgeBankDir(projectRoot: string): string {
  * @example
  * const { entries, warnings } = await readKnowledgeBank("/work/webshop");
  */
-export async function readKnowledgeBank(projectRoot: string, options: { raw?: boolean; cache?: EntryFileCache } = {}): Promise<KnowledgeBankRead> {
+export async function readKnowledgeBank(projectRoot: string, options: { raw?: boolean; cache?: EntryFileCache; terms?: boolean } = {}): Promise<KnowledgeBankRead> {
   const directory = knowledgeBankDir(projectRoot);
-  const read = await readEntryFiles(directory, "local", options.raw === true ? {} : { redact: "the knowledge bank", ...(options.cache === undefined ? {} : { cache: options.cache }) });
+  const cache = options.cache === undefined ? {} : { cache: options.cache, terms: options.terms === true };
+  const read = await readEntryFiles(directory, "local", options.raw === true ? {} : { redact: "the knowledge bank", ...cache });
   const names = listFiles(directory);
   const known = new Set(CATEGORIES.map((category) => `${category}.md`));
   const ignoredFiles = names.filter((name) => !known.has(name)).map((name) => join(directory, name));

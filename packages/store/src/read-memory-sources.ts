@@ -29,8 +29,10 @@ export async function readMemorySources(options: {
   globalStoreDir: string;
   includeGlobal: boolean;
   cache?: EntryFileCache;
+  /** With `cache`: give the terms kept with the entries, for relevance's index (`MemorySources.terms`). */
+  terms?: boolean;
 }): Promise<MemorySources> {
-  const cache = options.cache === undefined ? {} : { cache: options.cache };
+  const cache = options.cache === undefined ? {} : { cache: options.cache, terms: options.terms === true };
   const [bank, store] = await Promise.all([
     readKnowledgeBank(options.projectRoot, cache),
     options.includeGlobal ? readGlobalStore(options.globalStoreDir, cache) : Promise.resolve<EntriesRead>({ entries: [], warnings: [] }),
