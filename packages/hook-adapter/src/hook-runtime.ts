@@ -17,10 +17,10 @@ import {
   storeCacheDir,
   writeCachedInjection,
   writeCachedPlan,
+  type EntryFileCache,
   type SessionInjection,
   type SessionPlan,
   type SessionSignals,
-  type EntryFileCache,
   type StoreWarning,
 } from "@iflow-memory/store";
 import { agentDialect, type AgentName } from "./agent-dialect.js";
