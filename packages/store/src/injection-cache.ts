@@ -8,7 +8,7 @@ import { configPath } from "./read-config.js";
 import { FEEDBACK_FILE } from "./read-feedback.js";
 import { knowledgeBankDir } from "./read-knowledge-bank.js";
 import { readTextFileSync } from "./read-text-file.js";
-import { decodeRankingCacheHeader, encodeRankingCache, type RankingData } from "./ranking-cache-file.js";
+import { decodeRankingCacheHeader, rankingCacheLines, type RankingData } from "./ranking-cache-file.js";
 import { shortHash } from "./short-hash.js";
 import { writeFileAtomically } from "./write-file-atomically.js";
 
@@ -221,7 +221,7 @@ function readFirstLine(descriptor: number): { text: string; bytes: number } | nu
  */
 export async function writeCachedInjection(path: string, fingerprint: string, injection: SessionInjection): Promise<void> {
   const { ranking, ...rest } = injection;
-  if (ranking !== undefined) await writeFileAtomically(rankingCachePath(path), encodeRankingCache(fingerprint, ranking), { durable: false });
+  if (ranking !== undefined) await writeFileAtomically(rankingCachePath(path), rankingCacheLines(fingerprint, ranking), { durable: false });
   await writeFileAtomically(path, JSON.stringify({ fingerprint, injection: rest }), { durable: false });
 }
 

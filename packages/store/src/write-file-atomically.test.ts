@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { makeTempDir } from "@iflow-memory/test-utils";
 import { describe, expect, it } from "vitest";
@@ -13,6 +13,18 @@ describe("writeFileAtomically", () => {
     await expect(attempt).rejects.toMatchObject({ code: "STORE_WRITE_FAILED" });
     await expect(attempt).rejects.toThrow(new RegExp(`^cannot write ${join(directory, "rules.md")}: a directory is in the way \\(EISDIR\\); nothing was changed$`));
     expect(readdirSync(directory)).toEqual(["rules.md"]);
+  });
+});
+
+describe("writeFileAtomically in pieces", () => {
+  it("writes the pieces' text one after the other, whatever characters lie where a megabyte ends", async () => {
+    const path = join(makeTempDir(), "cache.json");
+    // Some 3 MB of lines of one-, two-, three- and four-byte characters, of lengths that do not divide a megabyte.
+    const pieces = Array.from({ length: 30_000 }, (_, at) => `${"aé€😀".repeat((at % 37) + 1)} ${at}\n`);
+    await writeFileAtomically(path, pieces, { durable: false });
+    expect(readFileSync(path, "utf8")).toBe(pieces.join(""));
+    expect(readFileSync(path).length).toBe(Buffer.byteLength(pieces.join("")));
+    expect(readdirSync(join(path, ".."))).toEqual(["cache.json"]);
   });
 });
 

@@ -10,13 +10,14 @@ import { StoreError } from "./store-error.js";
  * gets mode 0600 (memory can hold what a user would not share), or `mode` (a file in a user's
  * repository keeps the mode it had). `durable: false` skips the
  * fsync, for files that are cheap to lose in a power cut but written at every session start
- * (the tracking file, the injection cache); the rename still keeps them whole.
+ * (the tracking file, the injection cache); the rename still keeps them whole. `content` may be
+ * given as pieces (written one after the other, never joined whole: a cache of many megabytes).
  *
  * @example
  * await writeFileAtomically("/home/ada/.claude/rules/iflow-memory.md", rules);
  * await writeFileAtomically(trackingPath(store), record, { durable: false });
  */
-export async function writeFileAtomically(path: string, content: string | Uint8Array, options: { durable?: boolean; mode?: number } = {}): Promise<void> {
+export async function writeFileAtomically(path: string, content: string | Uint8Array | readonly string[], options: { durable?: boolean; mode?: number } = {}): Promise<void> {
   // Synchronous on purpose: the hook writes its tracking file at every session start, where
   // loading fs/promises or a write library costs more than the write.
   const temporary = `${path}.iflow-${uniqueSuffix()}.tmp`;
@@ -24,8 +25,7 @@ export async function writeFileAtomically(path: string, content: string | Uint8A
     const descriptor = openCreating(temporary);
     try {
       if (options.mode !== undefined) fchmodSync(descriptor, options.mode);
-      const bytes = typeof content === "string" ? encodeLossless(content) : content;
-      for (let written = 0; written < bytes.length; ) written += writeSync(descriptor, bytes, written);
+      for (const bytes of encodedPieces(content)) for (let written = 0; written < bytes.length; ) written += writeSync(descriptor, bytes, written);
       if (options.durable !== false) fsyncSync(descriptor);
     } finally {
       closeSync(descriptor);
@@ -38,6 +38,27 @@ export async function writeFileAtomically(path: string, content: string | Uint8A
       // never created, or already renamed
     }
     throw new StoreError("STORE_WRITE_FAILED", `cannot write ${path}: ${errorMessage(error)}; nothing was changed`, { cause: error });
+  }
+}
+
+// Content given in pieces (lines of a cache of many megabytes) is encoded a megabyte or so at a
+// time, so that neither the whole text nor its bytes are ever held at once.
+function* encodedPieces(content: string | Uint8Array | readonly string[]): Generator<Uint8Array> {
+  if (typeof content === "string") yield encodeLossless(content);
+  else if (content instanceof Uint8Array) yield content;
+  else {
+    let batch: string[] = [];
+    let length = 0;
+    for (const piece of content) {
+      batch.push(piece);
+      length += piece.length;
+      if (length >= 1 << 20) {
+        yield encodeLossless(batch.join(""));
+        batch = [];
+        length = 0;
+      }
+    }
+    if (batch.length > 0) yield encodeLossless(batch.join(""));
   }
 }
 
