@@ -90,7 +90,7 @@ export async function readFileEntries(cache: EntryFileCache, path: string, stamp
  */
 export async function writeFileEntries(cache: EntryFileCache, path: string, stamp: string, how: string, read: FileEntries): Promise<void> {
   const body = JSON.stringify({ entries: read.entries, warnings: read.warnings, redactions: read.redactions, terms: read.terms });
-  await writeFileAtomically(entryFileCachePath(cache, path), `${header(cache, path, stamp, how)}\n${body}`, { durable: false }).catch(() => undefined);
+  await writeFileAtomically(entryFileCachePath(cache, path), [`${header(cache, path, stamp, how)}\n`, body], { durable: false }).catch(() => undefined);
 }
 
 /**

@@ -25,6 +25,10 @@ describe("writeFileAtomically in pieces", () => {
     expect(readFileSync(path, "utf8")).toBe(pieces.join(""));
     expect(readFileSync(path).length).toBe(Buffer.byteLength(pieces.join("")));
     expect(readdirSync(join(path, ".."))).toEqual(["cache.json"]);
+    // A piece of over a megabyte between small ones.
+    const large = ["{\n", "é".repeat(1_500_000), "\n}\n"];
+    await writeFileAtomically(path, large, { durable: false });
+    expect(readFileSync(path, "utf8")).toBe(large.join(""));
   });
 });
 

@@ -50,10 +50,16 @@ function* encodedPieces(content: string | Uint8Array | readonly string[]): Gener
     let batch: string[] = [];
     let length = 0;
     for (const piece of content) {
+      // A piece of a megabyte or more is encoded on its own, never copied into a batch.
+      if (piece.length >= 1 << 20 && batch.length > 0) {
+        yield encodeLossless(batch.join(""));
+        batch = [];
+        length = 0;
+      }
       batch.push(piece);
       length += piece.length;
       if (length >= 1 << 20) {
-        yield encodeLossless(batch.join(""));
+        yield encodeLossless(batch.length === 1 ? piece : batch.join(""));
         batch = [];
         length = 0;
       }
