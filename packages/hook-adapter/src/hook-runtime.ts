@@ -86,7 +86,7 @@ export interface HookIO {
   cwd: string;
   now?: () => Date;
   /**
-   * When the process started (ms since the epoch, e.g. `performance.timeOrigin`): the deadline
+   * When the process started (ms since the epoch, e.g. `Date.now() - process.uptime() * 1000`): the deadline
    * counts from it, so that starting node and loading the bundle are inside it. Absent: from
    * when the hook's code began.
    */
