@@ -1,10 +1,8 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { createMemoryServer } from "@iflow-memory/mcp-server";
 import { CLI_BIN, HOOK_BIN, makeTempDir, runNode } from "@iflow-memory/test-utils";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { describe, expect, it } from "vitest";
+import { connectInMemory } from "../mcp/in-memory-client.js";
 
 // Control characters but tab and newline: what must never reach a terminal or an agent's context.
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
@@ -40,23 +38,15 @@ describe("control characters in an entry", () => {
 
   it("never reach an MCP client", async () => {
     const { projectRoot, store } = workspace();
-    const server = createMemoryServer({ projectRoot, globalStoreDir: store, env: {}, cwd: projectRoot });
-    const client = new Client({ name: "test", version: "1.0.0" });
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await server.connect(serverSide);
-    await client.connect(clientSide);
-    try {
-      const answers = [await client.callTool({ name: "search_memory", arguments: { query: "retry flaky deploys" } }), await client.callTool({ name: "list_memories", arguments: {} })];
-      const strings: string[] = [];
-      const collect = (value: unknown): void => {
-        if (typeof value === "string") strings.push(value);
-        else if (value !== null && typeof value === "object") Object.values(value).forEach(collect);
-      };
-      collect(answers);
-      expect(strings.join("\n")).toContain("Clear The Screen");
-      for (const text of strings) expect(text).not.toMatch(CONTROL);
-    } finally {
-      await client.close();
-    }
+    const client = await connectInMemory({ projectRoot, globalStoreDir: store, cwd: projectRoot });
+    const answers = [await client.callTool({ name: "search_memory", arguments: { query: "retry flaky deploys" } }), await client.callTool({ name: "list_memories", arguments: {} })];
+    const strings: string[] = [];
+    const collect = (value: unknown): void => {
+      if (typeof value === "string") strings.push(value);
+      else if (value !== null && typeof value === "object") Object.values(value).forEach(collect);
+    };
+    collect(answers);
+    expect(strings.join("\n")).toContain("Clear The Screen");
+    for (const text of strings) expect(text).not.toMatch(CONTROL);
   });
 });

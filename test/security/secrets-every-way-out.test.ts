@@ -1,10 +1,8 @@
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { createMemoryServer } from "@iflow-memory/mcp-server";
 import { CLI_BIN, HOOK_BIN, makeTempDir, PROMPT_HOOK_BIN, runNode } from "@iflow-memory/test-utils";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { describe, expect, it } from "vitest";
+import { connectInMemory } from "../mcp/in-memory-client.js";
 import { rawRequest, startUi, stopUi } from "../viewer/run-ui.js";
 
 // Fake tokens, assembled so that no real-looking one sits in the source.
@@ -79,23 +77,15 @@ describe("a secret in an entry's header line", () => {
 
   it("never reaches an MCP client", async () => {
     const { projectRoot, store } = workspace();
-    const server = createMemoryServer({ projectRoot, globalStoreDir: store, env: {}, cwd: projectRoot });
-    const client = new Client({ name: "test", version: "1.0.0" });
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await server.connect(serverSide);
-    await client.connect(clientSide);
-    try {
-      const answers = [
-        await client.callTool({ name: "search_memory", arguments: { query: "rotate deploy tokens retry flaky deploys" } }),
-        await client.callTool({ name: "list_memories", arguments: {} }),
-      ];
-      const text = JSON.stringify(answers);
-      expect(text).toContain("[REDACTED]");
-      expect(text).not.toContain(LOCAL_TOKEN);
-      expect(text).not.toContain(GLOBAL_TOKEN);
-    } finally {
-      await client.close();
-    }
+    const client = await connectInMemory({ projectRoot, globalStoreDir: store, cwd: projectRoot });
+    const answers = [
+      await client.callTool({ name: "search_memory", arguments: { query: "rotate deploy tokens retry flaky deploys" } }),
+      await client.callTool({ name: "list_memories", arguments: {} }),
+    ];
+    const text = JSON.stringify(answers);
+    expect(text).toContain("[REDACTED]");
+    expect(text).not.toContain(LOCAL_TOKEN);
+    expect(text).not.toContain(GLOBAL_TOKEN);
   });
 
   it("never reaches a viewer page", async () => {
