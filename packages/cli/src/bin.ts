@@ -58,7 +58,8 @@ async function main(): Promise<number | null> {
     require(hook);
     return null;
   }
-  const injected = await runInject(io, { salt: injectCacheSalt() }, loadInject);
+  // The salt stats a file: only for inject.
+  const injected = argv[0] === "inject" ? await runInject(io, { salt: injectCacheSalt() }, loadInject) : null;
   if (injected !== null) return injected;
   return (await loadRun()).run({ ...io, stdin: process.stdin });
 }

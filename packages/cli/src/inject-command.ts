@@ -3,14 +3,13 @@ import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import {
   DEFAULT_CONFIG,
+  entryFileCache,
   findProjectRoot,
   formatWarning,
   injectMemory,
-  MEMORY_CACHE_SALT,
   readConfig,
   resolveGlobalStoreDir,
   sessionIndex,
-  storeCacheDir,
   trackedPlan,
   type EntryFileCache,
 } from "@iflow-memory/store";
@@ -121,5 +120,5 @@ async function requireDirectory(path: string): Promise<void> {
 }
 
 function fileCache(home: string): { cache?: EntryFileCache } {
-  return existsSync(home) ? { cache: { dir: storeCacheDir(home), salt: MEMORY_CACHE_SALT } } : {};
+  return existsSync(home) ? { cache: entryFileCache(home) } : {};
 }

@@ -2,19 +2,18 @@ import { dirname } from "node:path";
 import {
   claimCacheRefresh,
   claimSessionEvent,
+  entryFileCache,
   findProjectRoot,
   formatWarning,
   injectionCachePath,
   injectionFingerprint,
   MEMORY_CACHE_SALT,
-  readCachedInjection,
+  readCachedInjectionOrEarlier,
   readCachedPlan,
   readCachedRanking,
-  readStaleInjection,
   releaseCacheRefresh,
   resolveGlobalStoreDir,
   SETTLE_MS,
-  storeCacheDir,
   writeCachedInjection,
   writeCachedPlan,
   type EntryFileCache,
@@ -253,42 +252,42 @@ export async function cachedInjection(io: HookIO, sources: InjectionSources, wai
   const fingerprint = injectionFingerprint({ ...sources, salt: MEMORY_CACHE_SALT, now });
   // Where there is no memory at all, there is nothing to cache: no `.cache` (nor a global store) is made for it.
   const cacheOn = io.env.IFLOW_MEMORY_HOOK_CACHE !== "0" && fingerprint.memory;
+  const { refreshInBackground } = io;
+  // Files this large are worked out in a worker, and may take longer than a session start may wait.
+  const large = io.prepareAside !== undefined && fingerprint.bytes > IN_PROCESS_MAX_BYTES;
   const prepare = async (): Promise<SessionInjection> => {
     waiting.begin();
-    const aside = io.prepareAside !== undefined && fingerprint.bytes > IN_PROCESS_MAX_BYTES;
-    const { refreshInBackground } = io;
-    if (aside && cacheOn && refreshInBackground !== undefined) {
+    if (large && cacheOn && refreshInBackground !== undefined) {
       waiting.onGiveUp = () => startRefresh(refreshInBackground, path, sources, fingerprint.bytes);
     }
-    const fileCache = cacheOn ? { fileCache: { dir: storeCacheDir(sources.globalStoreDir), salt: MEMORY_CACHE_SALT } } : {};
-    const injection = await (aside ? io.prepareAside! : io.prepare)({ ...sources, ...fileCache });
+    const fileCache = cacheOn ? { fileCache: entryFileCache(sources.globalStoreDir) } : {};
+    const injection = await (large ? io.prepareAside! : io.prepare)({ ...sources, ...fileCache });
     waiting.onGiveUp = undefined;
     // A cache that cannot be written (no global store, a read-only home) only costs speed.
     if (cacheOn && fingerprint.settled) await writeCachedInjection(path, fingerprint.value, injection).catch(() => undefined);
     return injection;
   };
-  const fresh = cacheOn ? readCachedInjection(path, fingerprint.value) : null;
-  const { refreshInBackground } = io;
-  const large = io.prepareAside !== undefined && refreshInBackground !== undefined && fingerprint.bytes > IN_PROCESS_MAX_BYTES;
-  const stale = fresh === null && cacheOn && large ? readStaleInjection(path, fingerprint) : null;
-  const cached = fresh ?? stale?.injection ?? null;
+  // Large files that changed: the injection made before the change, while a background process works out the new one.
+  const cached = cacheOn ? readCachedInjectionOrEarlier(path, fingerprint, { earlier: large && refreshInBackground !== undefined }) : null;
+  const stale = cached?.stale === true;
+  let note: string | undefined;
+  if (stale) note = `the memory files changed since the last session; this one gets them as they were before${startRefresh(refreshInBackground!, path, sources, fingerprint.bytes)}`;
   // The fingerprint that the cached injection, its ranking and its plan were made with.
-  const madeWith = stale?.fingerprint ?? fingerprint.value;
-  const injection = cached ?? (await prepare());
-  const note = stale === null ? undefined : `the memory files changed since the last session; this one gets them as they were before${startRefresh(refreshInBackground!, path, sources, fingerprint.bytes)}`;
+  const madeWith = cached?.fingerprint ?? fingerprint.value;
+  const injection = cached?.injection ?? (await prepare());
   return {
     injection,
     lastPlan: () => (cacheOn && cached !== null ? readCachedPlan(path, madeWith) : null),
     savePlan: async (query, plan) => {
       // Not kept is only slower: like the injection's cache. A plan of the files before a change
       // is kept for them (they had settled when they were cached), not for the files now.
-      if (cacheOn && (fingerprint.settled || stale !== null)) await writeCachedPlan(path, madeWith, query, plan).catch(() => undefined);
+      if (cacheOn && (fingerprint.settled || stale)) await writeCachedPlan(path, madeWith, query, plan).catch(() => undefined);
     },
     ranking: async () => {
       if (injection.ranking !== undefined || (!injection.config.promptRecall && injection.config.injectionRanking === "original")) return injection.ranking;
       const kept = cacheOn ? readCachedRanking(path, madeWith) : null;
       // Without the ranking of the files before the change, today's order (working it out is what the background does).
-      return kept ?? (stale === null ? (await prepare()).ranking : undefined);
+      return kept ?? (stale ? undefined : (await prepare()).ranking);
     },
     ...(note === undefined ? {} : { note }),
   };
@@ -331,7 +330,7 @@ export async function refreshCachedInjection(
       await sleep(SETTLE_MS);
       fingerprint = stamp();
     }
-    const injection = await prepare({ ...sources, fileCache: { dir: storeCacheDir(sources.globalStoreDir), salt: MEMORY_CACHE_SALT } });
+    const injection = await prepare({ ...sources, fileCache: entryFileCache(sources.globalStoreDir) });
     if (fingerprint.settled) await writeCachedInjection(path, fingerprint.value, injection);
   } finally {
     releaseCacheRefresh(path);

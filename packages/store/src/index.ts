@@ -5,7 +5,7 @@ export { readGlobalStore, resolveGlobalStoreDir } from "./read-global-store.js";
 export { knowledgeBankDir, readKnowledgeBank } from "./read-knowledge-bank.js";
 export type { KnowledgeBankRead } from "./read-knowledge-bank.js";
 export type { EntriesRead, ReadEntryFilesOptions } from "./read-entry-files.js";
-export { entryFileCachePath, fileStamp, type EntryFileCache, type FileEntries } from "./entry-file-cache.js";
+export type { EntryFileCache } from "./entry-file-cache.js";
 export { injectMemory } from "./inject-memory.js";
 export type { InjectMemoryOptions, InjectMemoryResult } from "./inject-memory.js";
 export { readMemorySources } from "./read-memory-sources.js";
@@ -31,22 +31,23 @@ export { decodeRankingCache, encodeRankingCache } from "./ranking-cache-file.js"
 export type { RankingData } from "./ranking-cache-file.js";
 export {
   claimCacheRefresh,
+  entryFileCache,
   injectionCachePath,
   injectionFingerprint,
   planCachePath,
   rankingCachePath,
   readCachedInjection,
-  readStaleInjection,
+  readCachedInjectionOrEarlier,
   readCachedPlan,
   readCachedRanking,
   REFRESH_CLAIM_MS,
   releaseCacheRefresh,
-  SETTLE_MS,
   storeCacheDir,
   writeCachedInjection,
   writeCachedPlan,
 } from "./injection-cache.js";
 export type { InjectionFingerprint, RefreshClaim } from "./injection-cache.js";
+export { SETTLE_MS } from "./settle-ms.js";
 export { MEMORY_CACHE_FORMAT, MEMORY_CACHE_SALT } from "./memory-cache-salt.js";
 export { DEFAULT_LESSONS_DIR, LESSONS_STATE_FILE, readLessons, updateLessons } from "./lessons-store.js";
 export type { LessonsChange, LessonsRead, LessonsState } from "./lessons-store.js";

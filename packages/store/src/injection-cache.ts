@@ -1,6 +1,8 @@
 import { closeSync, constants, fstatSync, mkdirSync, openSync, readSync, statSync, unlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { CATEGORIES } from "@iflow-memory/parser";
+import type { EntryFileCache } from "./entry-file-cache.js";
+import { MEMORY_CACHE_SALT } from "./memory-cache-salt.js";
 import type { SessionInjection } from "./prepare-session-injection.js";
 import type { SessionPlan } from "./relevance/plan-session-injection.js";
 import { SETTLE_MS } from "./settle-ms.js";
@@ -12,7 +14,6 @@ import { decodeRankingCacheHeader, rankingCacheLines, type RankingData } from ".
 import { shortHash } from "./short-hash.js";
 import { writeFileAtomically } from "./write-file-atomically.js";
 
-export { SETTLE_MS } from "./settle-ms.js";
 
 export interface InjectionFingerprint {
   value: string;
@@ -85,6 +86,17 @@ export function storeCacheDir(globalStoreDir: string): string {
   return join(globalStoreDir, ".cache");
 }
 
+/**
+ * The cache of the user's store at `globalStoreDir` (its `.cache` folder), salted as every reader
+ * of the store's caches is (`MEMORY_CACHE_SALT`).
+ *
+ * @example
+ * await readMemorySources({ projectRoot, globalStoreDir, includeGlobal: true, cache: entryFileCache(globalStoreDir) });
+ */
+export function entryFileCache(globalStoreDir: string): EntryFileCache {
+  return { dir: storeCacheDir(globalStoreDir), salt: MEMORY_CACHE_SALT };
+}
+
 /** Where a project's cached injection lives: in the global store, one file per project root (a collision of names costs a recomputation: the fingerprint holds the full path). */
 export function injectionCachePath(globalStoreDir: string, projectRoot: string): string {
   return join(storeCacheDir(globalStoreDir), `injection-${shortHash(projectRoot)}.json`);
@@ -104,19 +116,27 @@ export function readCachedInjection(path: string, fingerprint: string): SessionI
 }
 
 /**
- * The injection cached for the same project, global store, config and build as `fingerprint`
- * when only the memory files (or votes) have changed since, with the fingerprint it was made
- * with (to read its ranking and plan); null when there is none. For memory files so large that
- * working them out anew takes longer than a session start may wait: the session gets the memory
- * as it was before the change while the new injection is worked out for the next. Never across
- * a change of the config, which may have turned injection off.
+ * The cached injection of `fingerprint`, read once: the one made from the files as they are, or,
+ * with `earlier`, one made for the same project, global store, config and build before the
+ * memory files (or votes) last changed — with the fingerprint it was made with, to read its
+ * ranking and plan (`stale` says which). For memory files so large that working them out anew
+ * takes longer than a session start may wait: the session gets the memory as it was before the
+ * change while the new injection is worked out for the next. Never across a change of the
+ * config, which may have turned injection off.
  *
  * @example
- * readCachedInjection(path, fingerprint.value) ?? readStaleInjection(path, fingerprint)?.injection;
+ * const kept = readCachedInjectionOrEarlier(path, fingerprint, { earlier: bytes > IN_PROCESS_MAX_BYTES });
+ * kept?.stale; // true: made before the last change
  */
-export function readStaleInjection(path: string, fingerprint: Pick<InjectionFingerprint, "settings">): { injection: SessionInjection; fingerprint: string } | null {
+export function readCachedInjectionOrEarlier(
+  path: string,
+  fingerprint: Pick<InjectionFingerprint, "value" | "settings">,
+  options: { earlier: boolean },
+): { injection: SessionInjection; fingerprint: string; stale: boolean } | null {
   const cached = readInjectionFile(path);
-  return cached !== null && cached.fingerprint.startsWith(`${fingerprint.settings}\n`) ? cached : null;
+  if (cached === null) return null;
+  if (cached.fingerprint === fingerprint.value) return { ...cached, stale: false };
+  return options.earlier && cached.fingerprint.startsWith(`${fingerprint.settings}\n`) ? { ...cached, stale: true } : null;
 }
 
 function readInjectionFile(path: string): { injection: SessionInjection; fingerprint: string } | null {

@@ -54,7 +54,7 @@ export async function readEntryFiles(directory: string, scope: Scope, options: R
 // temporary, which `target` is not), else read, parsed, redacted and kept.
 async function readEntryFile(path: string, isTarget: boolean, file: { scope: Scope; category: Category }, options: ReadEntryFilesOptions): Promise<FileEntries> {
   const cache = options.redact !== undefined && isTarget ? options.cache : undefined;
-  const how = `${file.scope} ${file.category} ${options.redact ?? "raw"}`;
+  const how = `${file.scope} ${file.category} ${options.redact}`;
   const now = cache?.now ?? Date.now;
   const state = cache === undefined ? null : await fileStamp(path, now());
   if (cache !== undefined && state !== null) {

@@ -1,4 +1,4 @@
-import { basename, join } from "node:path";
+import { join } from "node:path";
 import type { prepareSessionInjection, SessionInjection } from "@iflow-memory/store";
 import { agentFromArguments } from "../agent-dialect.js";
 import { descriptorIO } from "../descriptor-io.js";
@@ -10,12 +10,12 @@ import { requireWithCodeCache } from "./run-with-code-cache.js";
 // stdin, the cache and print; the parser and YAML library live in session-start-prepare.cjs,
 // loaded only when the cached injection is stale; session-start-aside.cjs runs that preparation
 // in a worker thread or a background process when the memory files are large.
-const PREPARE_BUNDLE = join(__dirname, "session-start-prepare.cjs");
+const PREPARE_BUNDLE = "session-start-prepare.cjs";
 export const ASIDE_BUNDLE = join(__dirname, "session-start-aside.cjs");
 
 /** Works the injection out in this thread, loading the prepare bundle (with V8's code cache) on first use. */
 export const prepareHere: PrepareInjection = async (options) => {
-  prepareBundle ??= requireWithCodeCache(basename(PREPARE_BUNDLE)) as { prepareSessionInjection: typeof prepareSessionInjection };
+  prepareBundle ??= requireWithCodeCache(PREPARE_BUNDLE) as { prepareSessionInjection: typeof prepareSessionInjection };
   return prepareBundle.prepareSessionInjection(options);
 };
 let prepareBundle: { prepareSessionInjection: typeof prepareSessionInjection } | undefined;

@@ -65,8 +65,8 @@ function runBundle(bundle: string, target: { exports: unknown }): void {
   const script = new Script(wrapped, { filename: path, ...(cachedData === null ? {} : { cachedData }) });
   if (cachePath !== null && (cachedData === null || script.cachedDataRejected === true)) {
     // At exit, so that the functions this run compiled (lazily, as they were first called) are in it.
-    const target = cachePath;
-    process.once("exit", () => writeCodeCache(target, key, script));
+    const cacheFile = cachePath;
+    process.once("exit", () => writeCodeCache(cacheFile, key, script));
   }
   (script.runInThisContext() as (...args: unknown[]) => void).call(target.exports, target.exports, require, target, path, __dirname);
 }

@@ -2,7 +2,8 @@ import { createHash } from "node:crypto";
 import { join } from "node:path";
 import * as zlib from "node:zlib";
 import type { Category } from "@iflow-memory/parser";
-import { SETTLE_MS, storeCacheDir } from "../injection-cache.js";
+import { storeCacheDir } from "../injection-cache.js";
+import { SETTLE_MS } from "../settle-ms.js";
 import { readUserFileSync } from "../read-user-file.js";
 import { writeFileAtomically } from "../write-file-atomically.js";
 
