@@ -1,4 +1,4 @@
-import { entryFileCache, injectionCachePath, readCachedInjection, readCachedRanking, writeCachedInjection, type InjectionFingerprint } from "../injection-cache.js";
+import { injectionCachePath, readCachedInjection, readCachedRanking, writeCachedInjection, type InjectionFingerprint } from "../injection-cache.js";
 import { prepareSessionInjection, type SessionInjection } from "../prepare-session-injection.js";
 import type { RankingData } from "../ranking-cache-file.js";
 import type { StoreWarning } from "../store-warning.js";
@@ -38,8 +38,9 @@ export async function sharedRanking(options: { projectRoot: string; globalStoreD
     const ranking = searchesEverything(cached) ? readCachedRanking(path, fingerprint.value) : null;
     if (ranking !== null || !searchesEverything(cached)) return { ranking, warnings: cached.warnings, from: "cache", save: async () => undefined };
   }
-  // Each file's entries from the hooks' per-file cache where there is memory to keep (as the hooks).
-  const injection = await prepareSessionInjection({ ...options, ...(fingerprint.memory ? { fileCache: entryFileCache(options.globalStoreDir) } : {}) });
+  // Not through the hooks' per-file cache: keeping every file's entries and terms on a miss made
+  // this first search some 2 × slower (bench/mcp-bench.mjs), for a saving the hooks reap anyway.
+  const injection = await prepareSessionInjection(options);
   return {
     ranking: searchesEverything(injection) ? (injection.ranking ?? null) : null,
     warnings: injection.warnings,
