@@ -98,6 +98,14 @@ const scenarios = [
   { name: "relevance: 50,000 entries (copies of the real bank's)", root: project("s50000", realCopies(50_000)), home: globalStore("e4", emptyStore), budget: { floor: "git", above: 0.45, warm: 1.6, edited: 6, editedMB: 150 }, newSignals: true, afterEdit: true },
   { name: "prompt hook: real bank (265 entries) + global-store example (18)", root: project("real-p", realBank), home: globalStore("example-p", exampleStore), budget: { floor: "index", above: 0.35 }, prompt: "retry the embedding call when it times out" },
 ];
+// git takes a file written in the same second as its index for possibly changed ("racily
+// clean") and hashes it at every `git status` until the index is written again: here the banks
+// were committed the moment they were written, so each hook's git would hash 10 MB at 50,000
+// entries — git's cost, and one a project's bank does not have once it was committed a second
+// after it was written (any `git status` that may write the index settles it). A second later,
+// git status once in each project settles them as they are in use.
+Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1100);
+for (const scenario of scenarios) spawnSync("git", ["status", "--porcelain"], { cwd: scenario.root });
 
 // Floors: programs that do only what a hook cannot avoid (bench/floors/), run with the stdin,
 // folder and store of the scenario they bound. What a budget leaves above its floor is what the

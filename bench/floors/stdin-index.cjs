@@ -1,6 +1,7 @@
 // Floor: a prompt hook that reads its stdin JSON and the cached index it would rank with — the
-// first line of the ranking cache named by argv[2], parsed — and does nothing else: no ranking,
-// no ledger, no output.
+// first line of the ranking cache named by argv[2] (the index's terms, and what a ranking reads
+// of every entry), parsed — and does nothing else: no postings read, no ranking, no ledger, no
+// output.
 const { closeSync, openSync, readSync } = require("node:fs");
 
 require("./read-stdin.cjs")(() => {
@@ -17,5 +18,5 @@ require("./read-stdin.cjs")(() => {
   }
   closeSync(descriptor);
   const header = JSON.parse(buffer.toString("utf8", 0, newline));
-  if (typeof header.index?.postings !== "object") throw new Error(`${process.argv[2]} holds no index`);
+  if (!Array.isArray(header.terms)) throw new Error(`${process.argv[2]} holds no index`);
 });

@@ -42,21 +42,36 @@ const TITLE_MAX = 120;
 /**
  * The short hashes to show for `entries`: the first `INDEX_HASH_DIGITS` hex digits of each
  * content hash, or the whole hash where another of `among` starts the same way (so that
- * `get_memory` and `show` resolve every line to one entry).
+ * `get_memory` and `show` resolve every line to one entry). `among` may be given as the
+ * prefixes that two or more of them share (`sharedHashPrefixes`), worked out once beforehand.
  *
  * @example
- * shortHashes(candidates).get(entry.contentHash); // "184d7223"
+ * shortHashes(candidates)(entry.contentHash); // "184d7223"
  */
-export function shortHashes(among: readonly Pick<Entry, "contentHash">[]): (hash: string) => string {
-  const counts = new Map<string, number>();
-  for (const entry of among) {
-    const prefix = entry.contentHash.slice(0, INDEX_HASH_DIGITS);
-    counts.set(prefix, (counts.get(prefix) ?? 0) + 1);
-  }
+export function shortHashes(among: readonly Pick<Entry, "contentHash">[] | { shared: readonly string[] }): (hash: string) => string {
+  const shared = new Set("shared" in among ? among.shared : sharedHashPrefixes(among));
   return (hash) => {
     const prefix = hash.slice(0, INDEX_HASH_DIGITS);
-    return (counts.get(prefix) ?? 0) > 1 ? hash : prefix;
+    return shared.has(prefix) ? hash : prefix;
   };
+}
+
+/**
+ * The prefixes of `INDEX_HASH_DIGITS` hex digits that two or more of `among` start with: where
+ * `shortHashes` shows the whole hash. Almost always none.
+ *
+ * @example
+ * sharedHashPrefixes(candidates); // []
+ */
+export function sharedHashPrefixes(among: readonly Pick<Entry, "contentHash">[]): string[] {
+  const seen = new Set<string>();
+  const shared = new Set<string>();
+  for (const entry of among) {
+    const prefix = entry.contentHash.slice(0, INDEX_HASH_DIGITS);
+    if (seen.has(prefix)) shared.add(prefix);
+    else seen.add(prefix);
+  }
+  return [...shared];
 }
 
 /** The index groups its lines by category, under these titles (in the block's order of categories). */

@@ -5,7 +5,7 @@ import { excludeOtherProjectsEntries } from "./exclude-other-projects-entries.js
 import { fitToBudget } from "./fit-to-budget.js";
 import { formatMemoryBlock } from "./format-memory-block.js";
 import { formatIndexLine, formatMemoryIndex, INDEX_CATEGORY_TITLES, LONGEST_INDEX_HEADING, shortHashes, type MemoryFetch } from "./format-memory-index.js";
-import { rankEntries, SEARCH_FLOOR, type RankedEntry, type RankingOptions } from "./relevance/rank-entries.js";
+import { rankEntries, SEARCH_FLOOR, type EntryOrders, type RankedEntry, type RankingOptions } from "./relevance/rank-entries.js";
 import { queryTerms, type RelevanceQuery } from "./relevance/query-terms.js";
 import { selectEntries } from "./select-entries.js";
 import { sortEntries } from "./sort-entries.js";
@@ -52,6 +52,12 @@ export type InjectionRequest = InjectionSource & {
   ranking?: RankingOptions;
   /** Content hashes never to choose by relevance, e.g. what this session was given already. */
   exclude?: ReadonlySet<string>;
+  /**
+   * `sharedHashPrefixes` of the candidates, when worked out beforehand (with their index): the
+   * index's short hashes then need not look at every candidate. With `ranking.orders`, a plan
+   * sorts nothing and reads no candidate that it neither ranks nor shows.
+   */
+  sharedHashPrefixes?: readonly string[];
 };
 
 /** How a block indexes the entries it does not show in full (`InjectionRequest.index`). */
@@ -94,21 +100,34 @@ export interface InjectionPlan {
  */
 export function planInjection(request: InjectionRequest): InjectionPlan {
   const candidates = "candidates" in request ? request.candidates : injectionCandidates(request);
+  const sorted = inTodaysOrder(candidates, request.ranking?.orders);
+  // The first `count` candidates in today's order.
+  const todays = (count: number): readonly Entry[] => (sorted === undefined ? sortEntries(candidates, count) : sorted.slice(0, count));
   const slots = request.limit < 0 ? candidates.length : request.limit;
   if (request.query !== undefined && queryTerms(request.query, request.ranking?.queryWeights).size > 0) {
     const ranked = rankEntries(candidates, request.query, request.ranking);
     const exclude = request.exclude;
     const matching = ranked.filter((item) => exclude === undefined || !exclude.has(item.entry.contentHash)).map((item) => item.entry);
     const relevant = matching.slice(0, Math.min(slots, request.index?.matchesInFull ?? slots));
-    if (request.fillWithCore !== true) return { ...budgeted(relevant, [], candidates, request, matching, false), ranked };
+    if (request.fillWithCore !== true) return { ...budgeted(relevant, [], candidates, request, () => matching, null), ranked };
     const chosen = new Set(relevant);
-    const core = selectEntries(candidates, request.limit).filter((entry) => !chosen.has(entry) && (exclude === undefined || !exclude.has(entry.contentHash)));
+    const core = selectEntries(candidates, request.limit, sorted).filter((entry) => !chosen.has(entry) && (exclude === undefined || !exclude.has(entry.contentHash)));
     // The index goes on where the floor stopped: every entry that matches a term at all, best
     // first (the model judges a title better than the floor judges a score), then the core.
-    const indexFirst = request.index === undefined ? matching : [...matching, ...rankEntries(candidates, request.query, { ...request.ranking, floor: SEARCH_FLOOR }).map((item) => item.entry)];
-    return { ...budgeted(relevant, core.slice(0, Math.max(0, slots - relevant.length)), candidates, request, indexFirst, true), ranked };
+    // (Of that, as many as the index can show, besides those it skips: those it names already, and those shown or excluded.)
+    const query = request.query;
+    const indexFirst = (count: number) => (request.index === undefined ? matching : [...matching, ...rankEntries(candidates, query, { ...request.ranking, floor: SEARCH_FLOOR, limit: count + matching.length }).map((item) => item.entry)]);
+    return { ...budgeted(relevant, core.slice(0, Math.max(0, slots - relevant.length)), candidates, request, indexFirst, todays), ranked };
   }
-  return budgeted([], selectEntries(candidates, request.limit), candidates, request, [], true);
+  return budgeted([], selectEntries(candidates, request.limit, sorted), candidates, request, () => [], todays);
+}
+
+/** `candidates` in today's order when `orders` gives it (their places in it), else undefined. */
+function inTodaysOrder<T extends Entry>(candidates: readonly T[], orders: EntryOrders | undefined): T[] | undefined {
+  if (orders === undefined || orders.order.length !== candidates.length) return undefined;
+  const sorted = new Array<T>(candidates.length);
+  candidates.forEach((entry, position) => (sorted[orders.order[position]!] = entry));
+  return sorted;
 }
 
 /**
@@ -126,12 +145,26 @@ export function injectionCandidates(request: { local: readonly Entry[]; global: 
 }
 
 // `relevant` in full first, whatever the index's share; then `core` while the share allows; then
-// the index: the rest of `matching`, then (where the core fills) the rest of today's order.
-function budgeted(relevant: Entry[], core: Entry[], candidates: readonly Entry[], request: InjectionRequest, indexFirst: readonly Entry[], indexCore: boolean): InjectionPlan {
+// the index: the rest of `indexFirst`, then (where the core fills) the rest of today's order.
+// Each is given as its first entries, at least so many as asked for.
+function budgeted(
+  relevant: Entry[],
+  core: Entry[],
+  candidates: readonly Entry[],
+  request: InjectionRequest,
+  indexFirst: (count: number) => readonly Entry[],
+  todays: ((count: number) => readonly Entry[]) | null,
+): InjectionPlan {
   const { maxChars, index } = request;
   const selected = withContestedPartners([...relevant, ...core], candidates);
   const indexOn = index !== undefined && maxChars !== null && index.maxLines > 0;
-  const restOf = (kept: readonly Entry[]) => (indexOn ? indexOrder(kept, indexFirst, indexCore ? candidates : [], index.maxLines, request.exclude) : []);
+  // Enough for the index to fill all its lines past every entry shown in full or excluded.
+  let first: readonly Entry[] | undefined;
+  const restOf = (kept: readonly Entry[]) => {
+    if (!indexOn) return [];
+    first ??= indexFirst(index.maxLines + selected.length + (request.exclude?.size ?? 0));
+    return indexOrder(kept, first, todays, index.maxLines, request.exclude);
+  };
   let { kept, dropped } = fitToBudget(selected, maxChars);
   let rest = restOf(kept);
   // Where an index has something to name, the core in full leaves it its share of the budget.
@@ -147,7 +180,7 @@ function budgeted(relevant: Entry[], core: Entry[], candidates: readonly Entry[]
   if (indexOn && kept.length > 0) {
     // Room as for the longest heading, so that `withIndexFetch` may change it within the budget.
     const room = maxChars - formatMemoryBlock(kept).length - LONGEST_INDEX_HEADING - 1;
-    const short = shortHashes(candidates);
+    const short = shortHashes(request.sharedHashPrefixes === undefined ? candidates : { shared: request.sharedHashPrefixes });
     const lines: Array<{ category: Entry["category"]; line: string }> = [];
     const titled = new Set<Entry["category"]>();
     let used = 0;
@@ -171,8 +204,8 @@ function budgeted(relevant: Entry[], core: Entry[], candidates: readonly Entry[]
   };
 }
 
-/** What the index names, in order, at most `maxLines`: `first` where not in full, then today's order of `rest` (none of `exclude`). */
-function indexOrder(kept: readonly Entry[], first: readonly Entry[], rest: readonly Entry[], maxLines: number, exclude: ReadonlySet<string> = new Set()): Entry[] {
+/** What the index names, in order, at most `maxLines`: `first` where not in full, then today's order (`todays`), none of `exclude`. */
+function indexOrder(kept: readonly Entry[], first: readonly Entry[], todays: ((count: number) => readonly Entry[]) | null, maxLines: number, exclude: ReadonlySet<string> = new Set()): Entry[] {
   const shown = new Set([...exclude, ...kept.map((entry) => entry.contentHash)]);
   const order: Entry[] = [];
   const add = (entry: Entry) => {
@@ -181,7 +214,7 @@ function indexOrder(kept: readonly Entry[], first: readonly Entry[], rest: reado
     order.push(entry);
   };
   for (const entry of first) add(entry);
-  if (order.length < maxLines && rest.length > 0) for (const entry of sortEntries(rest, maxLines + kept.length + first.length)) add(entry);
+  if (order.length < maxLines && todays !== null) for (const entry of todays(maxLines + kept.length + first.length)) add(entry);
   return order;
 }
 

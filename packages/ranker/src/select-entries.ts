@@ -11,18 +11,19 @@ const GUARANTEED_PER_CATEGORY = 3;
  * (highest priority first). Each category is sorted by `sortEntries`. When the limit allows
  * three per non-empty category, each first gets min(3, size), in the order anti-patterns →
  * heuristics → patterns; the remaining slots are then filled in that same priority order.
- * Otherwise the fill is by priority alone.
+ * Otherwise the fill is by priority alone. `sorted`, when given, is `entries` already in that
+ * order (`sortEntries` of all of them, worked out once for many plans): nothing is sorted then.
  *
  * @example
  * selectEntries(entries, 20).length; // ≤ 20
  */
-export function selectEntries<T extends Entry>(entries: readonly T[], limit: number): T[] {
-  const categories = CATEGORY_PRIORITY.map((category) => entries.filter((entry) => entry.category === category));
-  const total = categories.reduce((sum, members) => sum + members.length, 0);
+export function selectEntries<T extends Entry>(entries: readonly T[], limit: number, sorted?: readonly T[]): T[] {
+  const total = entries.length;
   const slots = limit < 0 ? total : Math.min(limit, total);
-  const nonEmpty = categories.filter((members) => members.length > 0).length;
   // No category can give more than `slots` entries: only those are put in order.
-  const buckets = categories.map((members) => sortEntries(members, slots));
+  const buckets = sorted === undefined ? CATEGORY_PRIORITY.map((category) => sortEntries(entries.filter((entry) => entry.category === category), slots)) : firstOfEach(sorted, slots);
+  // (With no slot, every bucket is empty, and so is the selection.)
+  const nonEmpty = buckets.filter((bucket) => bucket.length > 0).length;
 
   const taken = buckets.map(() => 0);
   const selected: T[] = [];
@@ -39,4 +40,18 @@ export function selectEntries<T extends Entry>(entries: readonly T[], limit: num
   }
   buckets.forEach((bucket, bucketIndex) => take(bucketIndex, bucket.length));
   return selected;
+}
+
+// The first `count` of each category in `sorted` (priority order), by `CATEGORY_PRIORITY`.
+function firstOfEach<T extends Entry>(sorted: readonly T[], count: number): T[][] {
+  const buckets = CATEGORY_PRIORITY.map((): T[] => []);
+  if (count === 0) return buckets;
+  let full = 0;
+  for (const entry of sorted) {
+    const bucket = buckets[CATEGORY_PRIORITY.indexOf(entry.category)]!;
+    if (bucket.length >= count) continue;
+    bucket.push(entry);
+    if (bucket.length === count && ++full === buckets.length) break;
+  }
+  return buckets;
 }

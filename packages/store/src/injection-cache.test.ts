@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { buildRelevanceIndex } from "@iflow-memory/ranker";
+import { buildRelevanceIndex, entryOrders, indexTerms, sharedHashPrefixes } from "@iflow-memory/ranker";
 import { hashContent, type Entry } from "@iflow-memory/parser";
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -17,6 +17,7 @@ import {
   writeCachedInjection,
 } from "./injection-cache.js";
 import { prepareSessionInjection } from "./prepare-session-injection.js";
+import type { RankingData } from "./ranking-cache-file.js";
 
 function project(): { projectRoot: string; globalStoreDir: string } {
   const base = makeTempDir();
@@ -70,8 +71,9 @@ describe("readCachedInjection", () => {
     const { ranking, ...injection } = await prepareSessionInjection(sources);
     const path = injectionCachePath(sources.globalStoreDir, sources.projectRoot);
     await writeCachedInjection(path, "fingerprint-a", { ...injection, ranking: ranking! });
-    const plain = (value: unknown) => JSON.parse(JSON.stringify(value)) as unknown;
-    expect([readCachedInjection(path, "fingerprint-a"), plain(readCachedRanking(path, "fingerprint-a"))]).toEqual([injection, plain(ranking)]);
+    // The index as its terms and their postings: the cache's is read a term at a time.
+    const plain = ({ index, ...rest }: RankingData) => ({ ...(JSON.parse(JSON.stringify(rest)) as object), documents: index.documents, terms: Object.fromEntries(indexTerms(index)) });
+    expect([readCachedInjection(path, "fingerprint-a"), plain(readCachedRanking(path, "fingerprint-a")!)]).toEqual([injection, plain(ranking!)]);
     expect([readCachedInjection(path, "fingerprint-b"), readCachedRanking(path, "fingerprint-b")]).toEqual([null, null]);
     expect(existsSync(rankingCachePath(path))).toBe(true);
   });
@@ -106,7 +108,8 @@ describe("readCachedRanking", () => {
     await writeCachedInjection(path, "a", { ...injection, ranking: ranking! });
     const opened = readCachedRanking(path, "a")!;
     // A newer cache renamed into its place: other entries, other lines.
-    const others = { ...ranking!, candidates: ranking!.candidates.slice(7).reverse() };
+    const candidates = ranking!.candidates.slice(7).reverse();
+    const others = { ...ranking!, candidates, orders: entryOrders(candidates), sharedHashPrefixes: sharedHashPrefixes(candidates) };
     await writeCachedInjection(path, "b", { ...injection, ranking: others });
     const texts = (entries: readonly Entry[]) => entries.map((entry) => [entry.name, entry.description, entry.metadataText]);
     expect(texts(opened.candidates)).toEqual(texts(ranking!.candidates));

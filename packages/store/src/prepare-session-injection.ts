@@ -1,4 +1,4 @@
-import { buildRelevanceIndex, injectionCandidates, planInjection, type InjectionPlan, type InjectionIndex } from "@iflow-memory/ranker";
+import { buildRelevanceIndex, entryOrders, injectionCandidates, planInjection, sharedHashPrefixes, type InjectionPlan, type InjectionIndex } from "@iflow-memory/ranker";
 import type { EntryFileCache } from "./entry-file-cache.js";
 import { readConfig, type MemoryConfig } from "./read-config.js";
 import type { RankingData } from "./ranking-cache-file.js";
@@ -46,14 +46,14 @@ export async function prepareSessionInjection(options: { projectRoot: string; gl
     ...(options.fileCache === undefined ? {} : { cache: options.fileCache, terms: ranks }),
   });
   const candidates = injectionCandidates({ local: sources.local, global: sources.global, project: projectName(options.projectRoot) });
-  const plan = planInjection({ candidates, limit: config.injectionLimit, maxChars: config.injectionMaxChars, ...sessionIndex(config) });
-  return {
-    config,
-    configWarnings,
-    plan: trackedPlan(plan),
-    ...(ranks ? { ranking: { candidates, index: buildRelevanceIndex(candidates, undefined, sources.terms) } } : {}),
-    warnings: sources.warnings,
-  };
+  if (!ranks) {
+    const plan = planInjection({ candidates, limit: config.injectionLimit, maxChars: config.injectionMaxChars, ...sessionIndex(config) });
+    return { config, configWarnings, plan: trackedPlan(plan), warnings: sources.warnings };
+  }
+  // Today's order, once for today's plan and every later one.
+  const ranking = { candidates, index: buildRelevanceIndex(candidates, undefined, sources.terms), orders: entryOrders(candidates), sharedHashPrefixes: sharedHashPrefixes(candidates) };
+  const plan = planInjection({ candidates, limit: config.injectionLimit, maxChars: config.injectionMaxChars, ...sessionIndex(config), ranking: { orders: ranking.orders }, sharedHashPrefixes: ranking.sharedHashPrefixes });
+  return { config, configWarnings, plan: trackedPlan(plan), ranking, warnings: sources.warnings };
 }
 
 /** Lines a session start's index names at most. */

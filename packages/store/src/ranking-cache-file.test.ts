@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { planInjection } from "@iflow-memory/ranker";
+import { indexTerms, planInjection, termPostings, type RelevanceIndex } from "@iflow-memory/ranker";
 import { CORPORA_DIR } from "@iflow-memory/test-utils";
 import { describe, expect, it } from "vitest";
 import { prepareSessionInjection } from "./prepare-session-injection.js";
@@ -12,7 +12,11 @@ describe("encodeRankingCache / decodeRankingCache", () => {
   it("gives back every entry of the real bank as it was, and the same index", async () => {
     const { ranking } = await prepareSessionInjection(sources);
     const decoded = decodeRankingCache(bytes(encodeRankingCache("f", ranking!)), "f")!;
-    expect(JSON.parse(JSON.stringify(decoded))).toEqual(JSON.parse(JSON.stringify(ranking)));
+    expect(JSON.parse(JSON.stringify(decoded.candidates))).toEqual(JSON.parse(JSON.stringify(ranking!.candidates)));
+    // The index, read a term at a time: every term with its postings, and no other.
+    expect(new Map(indexTerms(decoded.index))).toEqual(new Map(Object.entries((ranking!.index as RelevanceIndex).postings)));
+    expect([decoded.index.documents, indexTerms(decoded.index).next().done]).toEqual([ranking!.index.documents, false]);
+    expect(["retri", "constructor", "__proto__", "zzz"].map((term) => termPostings(decoded.index, term))).toEqual(["retri", "constructor", "__proto__", "zzz"].map((term) => termPostings(ranking!.index, term)));
     // Field by field, as the ranker and the formatter read them.
     expect(decoded.candidates.map((entry) => [entry.name, entry.headerLine, entry.category, entry.description, entry.metadataText, entry.observationCount, entry.confidence, entry.lastObserved, entry.filePosition, entry.contentHash, entry.scope])).toEqual(
       ranking!.candidates.map((entry) => [entry.name, entry.headerLine, entry.category, entry.description, entry.metadataText, entry.observationCount, entry.confidence, entry.lastObserved, entry.filePosition, entry.contentHash, entry.scope]),
@@ -24,6 +28,13 @@ describe("encodeRankingCache / decodeRankingCache", () => {
     const decoded = decodeRankingCache(bytes(encodeRankingCache("f", ranking!)), "f")!;
     const request = { limit: 20, maxChars: 9000, query: { branch: "fix/embedding-call-timeouts", changedFiles: ["semantic_memory/retry.py"], text: "FTS5 keyword search" } };
     expect(planInjection({ ...request, candidates: decoded.candidates, ranking: { index: decoded.index } }).block).toBe(planInjection({ ...request, candidates: ranking!.candidates, ranking: { index: ranking!.index } }).block);
+  });
+
+  it("gives back the orders and shared hash prefixes worked out with the index", async () => {
+    const { ranking } = await prepareSessionInjection(sources);
+    const decoded = decodeRankingCache(bytes(encodeRankingCache("f", { ...ranking!, sharedHashPrefixes: ["0033af00"] })), "f")!;
+    expect([decoded.orders, decoded.sharedHashPrefixes]).toEqual([ranking!.orders, ["0033af00"]]);
+    expect(decoded.orders.order).toBeInstanceOf(Int32Array);
   });
 
   it("parses an entry's own line only when its text is asked for", async () => {
@@ -44,5 +55,12 @@ describe("encodeRankingCache / decodeRankingCache", () => {
     expect(decodeRankingCache(bytes(text.slice(0, -100)), "f")).toBeNull();
     expect(decodeRankingCache(bytes("{}\n"), "f")).toBeNull();
     expect(decodeRankingCache(bytes("not json"), "f")).toBeNull();
+    // Orders that do not hold a place for every entry: from another build, or damaged.
+    const header = JSON.parse(text.slice(0, text.indexOf("\n"))) as Record<string, unknown[]>;
+    expect(decodeRankingCache(bytes(`${JSON.stringify(header)}${text.slice(text.indexOf("\n"))}`), "f")).not.toBeNull();
+    for (const key of ["order", "recency"]) {
+      const damaged = { ...header, [key]: header[key]!.slice(1) };
+      expect(decodeRankingCache(bytes(`${JSON.stringify(damaged)}${text.slice(text.indexOf("\n"))}`), "f")).toBeNull();
+    }
   });
 });

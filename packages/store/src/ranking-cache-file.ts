@@ -1,17 +1,30 @@
 import type { Category, Confidence, Entry, Scope } from "@iflow-memory/parser";
-import type { RelevanceIndex } from "@iflow-memory/ranker";
+import { indexTerms, type AnyRelevanceIndex, type EntryOrders, type RelevanceIndexReader } from "@iflow-memory/ranker";
 
-/** What relevance ranks: the candidates of an injection and their full-text index. */
+/**
+ * What relevance ranks: the candidates of an injection and their full-text index, with what
+ * every plan needs of all of them whatever the query — their places in today's order and in
+ * recency (`entryOrders`) and the hash prefixes two of them share (`sharedHashPrefixes`) —
+ * worked out once with the index, so that a plan sorts nothing and reads only the entries it
+ * ranks or shows.
+ */
 export interface RankingData {
   candidates: Entry[];
-  index: RelevanceIndex;
+  index: AnyRelevanceIndex;
+  orders: EntryOrders;
+  sharedHashPrefixes: string[];
 }
 
-/** The first line of a ranking cache file: everything a ranking reads of every entry. */
+/** The first line of a ranking cache file: everything a ranking reads of every entry, and where the index's terms are. */
 interface RankingHeader {
   fingerprint: string;
-  index: RelevanceIndex;
-  /** Per entry, in candidate order: where its full JSON line starts in the text after the header, and where the next starts. */
+  /** The index's `documents`. */
+  documents: number;
+  /** The index's terms, sorted (by UTF-16 code units, as `<` compares them). */
+  terms: string[];
+  /** Where each term's postings text starts in the file's last line, and (last) where that line ends. */
+  termStarts: number[];
+  /** Per entry, in candidate order: where its full JSON line starts in the text after the header, and (last) where the line of postings starts. */
   offsets: number[];
   observationCount: number[];
   /** One letter per entry: h(igh), m(edium), l(ow). */
@@ -23,17 +36,22 @@ interface RankingHeader {
   category: string;
   /** One letter per entry: l(ocal), g(lobal). */
   scope: string;
+  /** `EntryOrders`, as arrays. */
+  order: number[];
+  recency: number[];
+  sharedHashPrefixes: string[];
 }
 
 const CONFIDENCE: Record<string, Confidence> = { h: "high", m: "medium", l: "low" };
 const CATEGORY: Record<string, Category> = { a: "anti-patterns", h: "heuristics", p: "patterns" };
 
 /**
- * The ranking cache file's text: a first line of JSON with the index and the fields a ranking
- * reads of every entry, then one JSON line per entry with all of it. A reader parses the first
- * line only, and an entry's own line when something asks for its text (its name, description…),
- * as formatting the twenty injected entries does: a bank of 50,000 entries is ranked without
- * parsing 50,000 descriptions.
+ * The ranking cache file's text: a first line of JSON with what a ranking reads of every entry
+ * and the index's terms, then one JSON line per entry with all of it, then a line of every term's
+ * postings. A reader parses the first line only; an entry's own line when something asks for
+ * its text (its name, description…), as formatting the twenty injected entries does; and a
+ * term's postings when a query first holds it: a bank of 50,000 entries is ranked without
+ * parsing 50,000 descriptions, or the postings of terms no query asked for.
  *
  * @example
  * writeFileAtomically(rankingCachePath(path), encodeRankingCache(fingerprint, injection.ranking));
@@ -43,8 +61,9 @@ export function encodeRankingCache(fingerprint: string, ranking: RankingData): s
 }
 
 /**
- * `encodeRankingCache`'s text as its lines, each with its newline, for `writeFileAtomically` to
- * write one after the other: at 50,000 entries the whole text is some 80 MB.
+ * `encodeRankingCache`'s text in pieces (its lines, the last one a piece per term), for
+ * `writeFileAtomically` to write one after the other: at 50,000 entries the whole text is some
+ * 80 MB.
  *
  * @example
  * writeFileAtomically(rankingCachePath(path), rankingCacheLines(fingerprint, injection.ranking));
@@ -58,10 +77,18 @@ export function rankingCacheLines(fingerprint: string, ranking: RankingData): st
     offset += Buffer.byteLength(line);
   }
   offsets.push(offset);
+  const postings = new Map(indexTerms(ranking.index));
+  const terms = [...postings.keys()].sort();
+  const texts = terms.map((term) => postings.get(term)!);
+  const termStarts = [0];
+  // Postings are ASCII (base 36, ":" and ","): a character is a byte.
+  for (const text of texts) termStarts.push(termStarts[termStarts.length - 1]! + text.length);
   const { candidates } = ranking;
   const header: RankingHeader = {
     fingerprint,
-    index: ranking.index,
+    documents: ranking.index.documents,
+    terms,
+    termStarts,
     offsets,
     observationCount: candidates.map((entry) => entry.observationCount),
     confidence: candidates.map((entry) => entry.confidence[0]).join(""),
@@ -70,15 +97,17 @@ export function rankingCacheLines(fingerprint: string, ranking: RankingData): st
     contentHash: candidates.map((entry) => entry.contentHash),
     category: candidates.map((entry) => entry.category[0]).join(""),
     scope: candidates.map((entry) => entry.scope[0]).join(""),
+    order: Array.from(ranking.orders.order),
+    recency: Array.from(ranking.orders.recency),
+    sharedHashPrefixes: ranking.sharedHashPrefixes,
   };
-  lines.unshift(`${JSON.stringify(header)}\n`);
-  return lines;
+  return [`${JSON.stringify(header)}\n`, ...lines, ...texts, "\n"];
 }
 
 /**
  * The ranking in a cache file's bytes when its fingerprint is `fingerprint`, else null (stale,
  * torn or not ours). Its entries hold the fields a ranking reads; the rest of each is parsed from
- * its own line at first use.
+ * its own line at first use, and a term's postings are read when first asked for.
  */
 export function decodeRankingCache(bytes: Uint8Array, fingerprint: string): RankingData | null {
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -92,8 +121,8 @@ export function decodeRankingCache(bytes: Uint8Array, fingerprint: string): Rank
  * The ranking of a cache file from its first line alone (`header`), when its fingerprint is
  * `fingerprint` and the rest of the file is `bodyBytes` long as the header says (else null):
  * `readLine(start, end)` gives the text between those byte offsets of the rest, for an entry's
- * own line when its text is first asked for — so that a reader can leave the entries' lines on
- * disk until then.
+ * own line when its text is first asked for, and a term's postings when a query first holds it —
+ * so that a reader can leave them on disk until then.
  */
 export function decodeRankingCacheHeader(header: string, fingerprint: string, bodyBytes: number, readLine: (start: number, end: number) => string): RankingData | null {
   let parsed: RankingHeader;
@@ -103,8 +132,11 @@ export function decodeRankingCacheHeader(header: string, fingerprint: string, bo
     return null;
   }
   const count = parsed.contentHash?.length;
-  if (parsed.fingerprint !== fingerprint || typeof parsed.index?.postings !== "object" || !Array.isArray(parsed.offsets) || parsed.offsets.length !== count + 1) return null;
-  if (bodyBytes !== parsed.offsets[count]) return null;
+  if (parsed.fingerprint !== fingerprint || !Array.isArray(parsed.offsets) || parsed.offsets.length !== count + 1) return null;
+  if (!Array.isArray(parsed.terms) || !Array.isArray(parsed.termStarts) || parsed.termStarts.length !== parsed.terms.length + 1 || typeof parsed.documents !== "number") return null;
+  const postingsStart = parsed.offsets[count]!;
+  if (bodyBytes !== postingsStart + parsed.termStarts[parsed.terms.length]! + 1) return null;
+  if (!Array.isArray(parsed.order) || parsed.order.length !== count || !Array.isArray(parsed.recency) || parsed.recency.length !== count || !Array.isArray(parsed.sharedHashPrefixes)) return null;
   const candidates: Entry[] = [];
   for (let at = 0; at < count; at++) {
     const start = parsed.offsets[at]!;
@@ -121,7 +153,35 @@ export function decodeRankingCacheHeader(header: string, fingerprint: string, bo
       }),
     );
   }
-  return { candidates, index: parsed.index };
+  const { terms, termStarts } = parsed;
+  const find = (term: string) => {
+    let low = 0;
+    let high = terms.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (terms[middle]! < term) low = middle + 1;
+      else high = middle;
+    }
+    return terms[low] === term ? low : -1;
+  };
+  const index: RelevanceIndexReader = {
+    version: 2,
+    documents: parsed.documents,
+    vocabulary: terms.length,
+    has: (term) => find(term) >= 0,
+    terms: () => terms,
+    read: (term) => {
+      const at = find(term);
+      if (at < 0) throw new Error(`the index holds no term ${JSON.stringify(term)}`);
+      return readLine(postingsStart + termStarts[at]!, postingsStart + termStarts[at + 1]!);
+    },
+  };
+  return {
+    candidates,
+    index,
+    orders: { order: Int32Array.from(parsed.order), recency: Int32Array.from(parsed.recency) },
+    sharedHashPrefixes: parsed.sharedHashPrefixes,
+  };
 }
 
 type RankedFields = Pick<Entry, "category" | "observationCount" | "confidence" | "lastObserved" | "filePosition" | "contentHash" | "scope">;

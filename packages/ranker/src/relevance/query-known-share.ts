@@ -1,4 +1,4 @@
-import type { RelevanceIndex } from "./relevance-index.js";
+import { indexHasTerm, type AnyRelevanceIndex } from "./relevance-index.js";
 
 /**
  * The share of a query's weight carried by terms that at least one indexed entry holds: 1 when
@@ -11,12 +11,12 @@ import type { RelevanceIndex } from "./relevance-index.js";
  * queryKnownShare(queryTerms({ text: "retry the css grid" }), buildRelevanceIndex(entries));
  * // 0.33 when only "retri" is in the bank
  */
-export function queryKnownShare(terms: ReadonlyMap<string, number>, index: RelevanceIndex): number {
+export function queryKnownShare(terms: ReadonlyMap<string, number>, index: AnyRelevanceIndex): number {
   let total = 0;
   let known = 0;
   for (const [term, weight] of terms) {
     total += weight;
-    if (Object.hasOwn(index.postings, term)) known += weight;
+    if (indexHasTerm(index, term)) known += weight;
   }
   return total === 0 ? 0 : known / total;
 }

@@ -111,6 +111,22 @@ describe("rankEntries with entryOrders computed beforehand", () => {
       { numRuns: 500 },
     );
   });
+
+  it("gives the first of that ranking when asked for so many, with or without them (500 random banks, queries and limits)", () => {
+    fc.assert(
+      fc.property(fc.array(entryArbitrary, { minLength: 1, maxLength: 40 }), fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 4 }), fc.integer({ min: 0, max: 45 }), (specs, query, limit) => {
+        const entries = specs.map((spec, at) =>
+          makeEntry({ name: `Entry ${at}`, description: `${spec.words.join(" ")} (${at}).`, observationCount: spec.observationCount, confidence: spec.confidence, lastObserved: spec.lastObserved, filePosition: spec.filePosition }),
+        );
+        const index = buildRelevanceIndex(entries);
+        const floor = { minimumKnownShare: 0, minimum: 0, relativeToBest: 0, minimumTerms: 1, minimumCoverage: 0 };
+        const all = rankEntries(entries, { text: query.join(" ") }, { index, floor });
+        expect(rankEntries(entries, { text: query.join(" ") }, { index, floor, limit })).toEqual(all.slice(0, limit));
+        expect(rankEntries(entries, { text: query.join(" ") }, { index, floor, limit, orders: entryOrders(entries) })).toEqual(all.slice(0, limit));
+      }),
+      { numRuns: 500 },
+    );
+  });
 });
 
 /** Entries holding `count` distinct made-up words between them (a vocabulary as broad as a real bank's). */

@@ -2,7 +2,7 @@ import type { Confidence, Entry } from "@iflow-memory/parser";
 import { sortEntries } from "../sort-entries.js";
 import { DEFAULT_QUERY_WEIGHTS, queryTerms, type QueryWeights, type RelevanceQuery } from "./query-terms.js";
 import { queryKnownShare } from "./query-known-share.js";
-import { buildRelevanceIndex, termPostings, type RelevanceIndex } from "./relevance-index.js";
+import { buildRelevanceIndex, indexVocabulary, termPostings, type AnyRelevanceIndex } from "./relevance-index.js";
 
 /** What a reader's feedback on an entry says so far (`record_feedback`, `iflow-memory feedback`). */
 export interface EntryFeedback {
@@ -13,7 +13,7 @@ export interface EntryFeedback {
 /** The knobs of the ranking; the defaults are those `pnpm eval:relevance` chose by cross-validation. */
 export interface RankingOptions {
   /** The index of exactly these entries, e.g. from a cache; built when absent. */
-  index?: RelevanceIndex;
+  index?: AnyRelevanceIndex;
   queryWeights?: QueryWeights;
   /** BM25's term-frequency saturation. */
   saturation?: number;
@@ -42,6 +42,8 @@ export interface RankingOptions {
   orders?: EntryOrders;
   /** Feedback by content hash. */
   feedback?: ReadonlyMap<string, EntryFeedback>;
+  /** Only the best so many (the first of the whole ranking, the same): what is not returned is never put in order. */
+  limit?: number;
 }
 
 export interface RelevanceFloor {
@@ -116,15 +118,15 @@ export const GATE_EXPONENT = 0.25;
  * @example
  * knownShareGate(DEFAULT_RANKING.floor, buildRelevanceIndex(entries)); // 0.7 for a bank of hundreds
  */
-export function knownShareGate(floor: Pick<RelevanceFloor, "minimumKnownShare">, index: RelevanceIndex): number {
+export function knownShareGate(floor: Pick<RelevanceFloor, "minimumKnownShare">, index: AnyRelevanceIndex): number {
   let size = VOCABULARY_SIZES.get(index);
   if (size === undefined) {
-    size = Object.keys(index.postings).length;
+    size = indexVocabulary(index);
     VOCABULARY_SIZES.set(index, size);
   }
   return floor.minimumKnownShare * Math.min(1, (size / GATE_VOCABULARY) ** GATE_EXPONENT);
 }
-const VOCABULARY_SIZES = new WeakMap<RelevanceIndex, number>();
+const VOCABULARY_SIZES = new WeakMap<AnyRelevanceIndex, number>();
 
 const CONFIDENCE_SCORE: Record<Confidence, number> = { high: 1, medium: 0.5, low: 0 };
 // Feedback moves an entry by at most this factor either way, and a single vote by much less:
@@ -152,14 +154,125 @@ export function rankEntries<T extends Entry>(entries: readonly T[], query: Relev
   const prominenceWeight = options.prominenceWeight ?? DEFAULT_RANKING.prominenceWeight;
   if (queryKnownShare(terms, index) < knownShareGate(floor, index)) return [];
 
-  const relevance = new Float64Array(entries.length);
-  const covered = new Float64Array(entries.length);
-  const termCounts = new Int32Array(entries.length);
-  // The entries holding a query term, in the order they were first met.
+  const { relevance, covered, termCounts, matchedPositions, rarest, queryWeight, scored } = matchQuery(entries.length, terms, index, saturation);
+  let best = 0;
+  for (const position of matchedPositions) best = Math.max(best, relevance[position]!);
+  const threshold = Math.max(floor.minimum * rarest, floor.relativeToBest * best);
+  // A query of two or three terms is met by one that matches well.
+  const termsNeeded = Math.min(floor.minimumTerms, Math.max(1, Math.floor(terms.size / 2)));
+  const passing = matchedPositions.filter((position) => relevance[position]! >= threshold && termCounts[position]! >= termsNeeded && covered[position]! >= floor.minimumCoverage * queryWeight);
+  if (passing.length === 0) return [];
+
+  // Today's order and recency among the entries that match at all (over the floor or not, so
+  // that the floor decides only what is left out): a large bank is not sorted whole, unless its
+  // orders were computed once beforehand. The matching entries are taken in the list's order, so
+  // that the last tie-break (the list's order) is the same both ways.
+  const order = new Int32Array(entries.length);
+  const recency = new Int32Array(entries.length);
+  if (options.orders === undefined) {
+    const matching = Int32Array.from(matchedPositions).sort();
+    const local = entryOrders(Array.from(matching, (position) => entries[position]!));
+    matching.forEach((position, at) => {
+      order[position] = local.order[at]!;
+      recency[position] = local.recency[at]!;
+    });
+  } else {
+    // Places among the matching entries: their places among all, counted out (each place is one entry's).
+    const global = options.orders;
+    const held = new Uint8Array(entries.length);
+    for (const position of matchedPositions) held[global.recency[position]!] = 1;
+    const below = new Int32Array(entries.length);
+    for (let place = 0, count = 0; place < held.length; place++) {
+      below[place] = count;
+      count += held[place]!;
+    }
+    for (const position of matchedPositions) {
+      order[position] = global.order[position]!;
+      recency[position] = below[global.recency[position]!]!;
+    }
+  }
+  const last = Math.max(1, matchedPositions.length - 1);
+  const prominence = new Float64Array(entries.length);
+  const feedbackFactor = new Float64Array(entries.length);
+  const score = new Float64Array(entries.length);
+  for (const position of passing) {
+    const entry = entries[position]!;
+    prominence[position] = prominenceOf(entry, 1 - recency[position]! / last);
+    feedbackFactor[position] = feedbackFactorOf(options.feedback?.get(entry.contentHash));
+    score[position] = relevance[position]! * (1 + prominenceWeight * prominence[position]!) * feedbackFactor[position]!;
+  }
+  const top = bestOf(passing, options.limit ?? passing.length, (a, b) => score[b]! - score[a]! || order[a]! - order[b]!);
+
+  // The terms each of them holds, with what each gave it (the reason, strongest first).
+  const chosen = new Map<number, Array<[string, number]>>(top.map((position) => [position, []]));
+  for (const { term, weight, idf, postings } of scored) {
+    for (let at = 0; at < postings.length; at += 2) {
+      const list = chosen.get(postings[at]!);
+      if (list === undefined) continue;
+      const count = postings[at + 1]!;
+      list.push([term, weight * idf * ((count * (saturation + 1)) / (count + saturation))]);
+    }
+  }
+  return top.map((position) => ({
+    entry: entries[position]!,
+    score: score[position]!,
+    relevance: relevance[position]!,
+    prominence: prominence[position]!,
+    feedbackFactor: feedbackFactor[position]!,
+    matchedTerms: chosen
+      .get(position)!
+      .sort((a, b) => b[1] - a[1])
+      .map(([term]) => term),
+    coverage: covered[position]! / queryWeight,
+  }));
+}
+
+// The first `count` of `items` by `compare` (which never ties two of them), in that order: all of
+// them sorted when they are few against `count`, else the best kept while the rest pass by.
+function bestOf(items: readonly number[], count: number, compare: (a: number, b: number) => number): number[] {
+  if (count <= 0) return [];
+  if (count * 8 >= items.length) return [...items].sort(compare).slice(0, count);
+  const best: number[] = [];
+  for (const item of items) {
+    if (best.length === count && compare(item, best[count - 1]!) >= 0) continue;
+    let low = 0;
+    let high = best.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (compare(best[middle]!, item) <= 0) low = middle + 1;
+      else high = middle;
+    }
+    best.splice(low, 0, item);
+    if (best.length > count) best.pop();
+  }
+  return best;
+}
+
+// What the query's terms give each entry that holds one: its relevance (BM25F), the weight of
+// the terms it holds (coverage), how many it holds. The last query's, kept per index: a plan
+// ranks the same query twice (under the session's floor, then under search's for its index).
+interface QueryMatch {
+  relevance: Float64Array;
+  covered: Float64Array;
+  termCounts: Int32Array;
+  /** The entries holding a query term, in the order they were first met. */
+  matchedPositions: number[];
+  /** The weight of a term no entry holds (BM25's idf). */
+  rarest: number;
+  queryWeight: number;
+  scored: Array<{ term: string; weight: number; idf: number; postings: readonly number[] }>;
+}
+
+function matchQuery(documents: number, terms: ReadonlyMap<string, number>, index: AnyRelevanceIndex, saturation: number): QueryMatch {
+  const last = LAST_MATCH.get(index);
+  if (last !== undefined && last.documents === documents && last.saturation === saturation && sameTerms(last.terms, terms)) return last.match;
+  const relevance = new Float64Array(documents);
+  const covered = new Float64Array(documents);
+  const termCounts = new Int32Array(documents);
   const matchedPositions: number[] = [];
   const rarest = Math.log(1 + (index.documents + 0.5) / 0.5);
   let queryWeight = 0;
-  const scored: Array<{ term: string; weight: number; idf: number; postings: readonly number[] }> = [];
+  const scored: QueryMatch["scored"] = [];
   for (const [term, weight] of terms) {
     const postings = termPostings(index, term);
     if (postings.length === 0) {
@@ -179,67 +292,21 @@ export function rankEntries<T extends Entry>(entries: readonly T[], query: Relev
       termCounts[position] = termCounts[position]! + 1;
     }
   }
+  const match = { relevance, covered, termCounts, matchedPositions, rarest, queryWeight, scored };
+  LAST_MATCH.set(index, { documents, saturation, terms, match });
+  return match;
+}
+const LAST_MATCH = new WeakMap<AnyRelevanceIndex, { documents: number; saturation: number; terms: ReadonlyMap<string, number>; match: QueryMatch }>();
 
-  let best = 0;
-  for (const position of matchedPositions) best = Math.max(best, relevance[position]!);
-  const threshold = Math.max(floor.minimum * rarest, floor.relativeToBest * best);
-  // A query of two or three terms is met by one that matches well.
-  const termsNeeded = Math.min(floor.minimumTerms, Math.max(1, Math.floor(terms.size / 2)));
-  const passing = matchedPositions.filter((position) => relevance[position]! >= threshold && termCounts[position]! >= termsNeeded && covered[position]! >= floor.minimumCoverage * queryWeight);
-  if (passing.length === 0) return [];
-  // The terms each passing entry holds, with what each gave it (the reason, strongest first).
-  const matched = new Map<number, Array<[string, number]>>(passing.map((position) => [position, []]));
-  for (const { term, weight, idf, postings } of scored) {
-    for (let at = 0; at < postings.length; at += 2) {
-      const list = matched.get(postings[at]!);
-      if (list === undefined) continue;
-      const count = postings[at + 1]!;
-      list.push([term, weight * idf * ((count * (saturation + 1)) / (count + saturation))]);
-    }
+function sameTerms(a: ReadonlyMap<string, number>, b: ReadonlyMap<string, number>): boolean {
+  if (a.size !== b.size) return false;
+  // In the same order too: relevance sums the terms in their order.
+  const other = b.entries();
+  for (const [term, weight] of a) {
+    const [otherTerm, otherWeight] = other.next().value as [string, number];
+    if (term !== otherTerm || weight !== otherWeight) return false;
   }
-
-  // Today's order and recency among the entries that match at all (over the floor or not, so
-  // that the floor decides only what is left out): a large bank is not sorted whole, unless its
-  // orders were computed once beforehand. The matching entries are taken in the list's order, so
-  // that the last tie-break (the list's order) is the same both ways.
-  const matching = Int32Array.from(matchedPositions).sort();
-  const candidates = Array.from(matching, (position) => entries[position]!);
-  let order: Int32Array;
-  let recency: Int32Array;
-  if (options.orders === undefined) {
-    ({ order, recency } = entryOrders(candidates));
-  } else {
-    const global = options.orders;
-    order = Int32Array.from(matching, (position) => global.order[position]!);
-    // Places among the matching entries: their global recency places, ranked.
-    const byRecency = Array.from(matching.keys()).sort((a, b) => global.recency[matching[a]!]! - global.recency[matching[b]!]!);
-    recency = new Int32Array(matching.length);
-    byRecency.forEach((at, place) => (recency[at] = place));
-  }
-  const last = Math.max(1, candidates.length - 1);
-  const ranked = [];
-  for (let at = 0; at < matching.length; at++) {
-    const position = matching[at]!;
-    if (!matched.has(position)) continue;
-    const entry = candidates[at]!;
-    const prominence = prominenceOf(entry, 1 - recency[at]! / last);
-    const feedbackFactor = feedbackFactorOf(options.feedback?.get(entry.contentHash));
-    ranked.push({
-      entry,
-      score: relevance[position]! * (1 + prominenceWeight * prominence) * feedbackFactor,
-      relevance: relevance[position]!,
-      prominence,
-      feedbackFactor,
-      matchedTerms: matched
-        .get(position)!
-        .sort((a, b) => b[1] - a[1])
-        .map(([term]) => term),
-      coverage: covered[position]! / queryWeight,
-      order: order[at]!,
-    });
-  }
-  ranked.sort((a, b) => b.score - a.score || a.order - b.order);
-  return ranked.map(({ order: _order, ...result }) => result);
+  return true;
 }
 
 /** Each entry's place in today's order (`sortEntries`) and in recency order, by its position in the list. */

@@ -26,6 +26,46 @@ export interface RelevanceIndex {
   postings: Record<string, string>;
 }
 
+/**
+ * A `RelevanceIndex` kept elsewhere and read a term at a time (from a cache file): `terms` are
+ * its terms, `read(term)` gives one's postings text as the built index holds it. A query over
+ * 50,000 entries then reads its own terms' postings, not every term's.
+ */
+export interface RelevanceIndexReader {
+  version: 2;
+  documents: number;
+  /** How many distinct terms it holds. */
+  vocabulary: number;
+  has(term: string): boolean;
+  terms(): Iterable<string>;
+  /** The postings text of a term it holds. */
+  read(term: string): string;
+}
+
+/** An index as built (`buildRelevanceIndex`), or read a term at a time. */
+export type AnyRelevanceIndex = RelevanceIndex | RelevanceIndexReader;
+
+/** Whether an entry of the index holds `term` (never for names of Object.prototype). */
+export function indexHasTerm(index: AnyRelevanceIndex, term: string): boolean {
+  return "read" in index ? index.has(term) : Object.hasOwn(index.postings, term);
+}
+
+/** How many distinct terms the index holds. */
+export function indexVocabulary(index: AnyRelevanceIndex): number {
+  return "read" in index ? index.vocabulary : Object.keys(index.postings).length;
+}
+
+/**
+ * The index's terms with their postings text, in no set order: what a cache keeps of it.
+ *
+ * @example
+ * for (const [term, text] of indexTerms(index)) write(term, text);
+ */
+export function* indexTerms(index: AnyRelevanceIndex): Generator<[string, string]> {
+  if ("read" in index) for (const term of index.terms()) yield [term, index.read(term)];
+  else for (const term in index.postings) yield [term, index.postings[term]!];
+}
+
 // Bookkeeping lines say when and where an entry was seen, not what it is about: "Feature #018"
 // would otherwise match every query that names a number or a feature.
 const BOOKKEEPING = /^\s*-\s*(?:source|sources|last observed|observation count|observed in|confidence|content-hash|contested with|tags)\s*:.*$/gim;
@@ -89,8 +129,8 @@ export function buildRelevanceIndex(
  * @example
  * termPostings(buildRelevanceIndex(entries), "retri"); // [3, 1.42, 17, 0.88]
  */
-export function termPostings(index: RelevanceIndex, term: string): readonly number[] {
-  if (!Object.hasOwn(index.postings, term)) return [];
+export function termPostings(index: AnyRelevanceIndex, term: string): readonly number[] {
+  if (!indexHasTerm(index, term)) return [];
   // Decoded once per index and term: an index kept for many queries (an MCP server's) decodes a
   // common term's long list once.
   let decoded = DECODED.get(index);
@@ -100,7 +140,7 @@ export function termPostings(index: RelevanceIndex, term: string): readonly numb
   }
   const known = decoded.get(term);
   if (known !== undefined) return known;
-  const text = index.postings[term]!;
+  const text = "read" in index ? index.read(term) : index.postings[term]!;
   const result: number[] = [];
   for (const posting of text.split(",")) {
     const colon = posting.indexOf(":");
@@ -110,4 +150,4 @@ export function termPostings(index: RelevanceIndex, term: string): readonly numb
   return result;
 }
 
-const DECODED = new WeakMap<RelevanceIndex, Map<string, readonly number[]>>();
+const DECODED = new WeakMap<AnyRelevanceIndex, Map<string, readonly number[]>>();

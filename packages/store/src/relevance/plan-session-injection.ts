@@ -39,6 +39,7 @@ export function planSessionStart(
     maxChars: config.injectionMaxChars,
     query,
     ranking: rankingOptions(ranking, options),
+    sharedHashPrefixes: ranking.sharedHashPrefixes,
     fillWithCore: config.injectionRanking === "relevance",
     ...sessionIndex(config),
   });
@@ -75,13 +76,14 @@ export function planPromptRecall(
     query: { text: prompt },
     exclude: given,
     ranking: { ...rankingOptions(ranking, options), floor: PROMPT_RECALL_FLOOR },
+    sharedHashPrefixes: ranking.sharedHashPrefixes,
     ...(config.injectionIndex ? { index: { fetch: options.fetch ?? "mcp", share: 0, maxLines: PROMPT_INDEX_MAX_LINES } } : {}),
   });
   return trackedPlan(plan);
 }
 
 function rankingOptions(ranking: NonNullable<SessionInjection["ranking"]>, options: { feedback?: ReadonlyMap<string, EntryFeedback> }): RankingOptions {
-  return { index: ranking.index, ...(options.feedback === undefined ? {} : { feedback: options.feedback }) };
+  return { index: ranking.index, orders: ranking.orders, ...(options.feedback === undefined ? {} : { feedback: options.feedback }) };
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Entry } from "@iflow-memory/parser";
-import { buildRelevanceIndex, entryOrders, injectionCandidates, rankEntries, SEARCH_FLOOR, type EntryOrders, type RankedEntry, type RelevanceIndex } from "@iflow-memory/ranker";
+import { buildRelevanceIndex, entryOrders, injectionCandidates, rankEntries, SEARCH_FLOOR, type AnyRelevanceIndex, type EntryOrders, type RankedEntry } from "@iflow-memory/ranker";
 import { injectionFingerprint, type InjectionFingerprint } from "../injection-cache.js";
 import { MEMORY_CACHE_SALT } from "../memory-cache-salt.js";
 import { readFeedback } from "../read-feedback.js";
@@ -52,7 +52,7 @@ export interface MemorySearcher {
 
 interface Scoped {
   candidates: Entry[];
-  index: RelevanceIndex;
+  index: AnyRelevanceIndex;
   orders: EntryOrders;
   warnings: StoreWarning[];
 }
@@ -100,8 +100,8 @@ export function createMemorySearcher(options: { projectRoot: string; globalStore
       saving = Promise.all([saving, written]).then(() => undefined);
     }
     if (found.ranking === null) return fromSources(now, "all");
-    const { candidates, index } = found.ranking;
-    return { candidates, index, orders: entryOrders(candidates), warnings: found.warnings };
+    const { candidates, index, orders } = found.ranking;
+    return { candidates, index, orders, warnings: found.warnings };
   };
 
   return {
@@ -115,8 +115,8 @@ export function createMemorySearcher(options: { projectRoot: string; globalStore
         scoped.catch(() => now.scopes.delete(scope));
       }
       const { candidates, index, orders, warnings } = await scoped;
-      const ranked = rankEntries(candidates, { text: query }, { index, orders, feedback: readFeedback(options.globalStoreDir), floor: SEARCH_FLOOR });
-      return { results: limit < 0 ? ranked : ranked.slice(0, limit), warnings };
+      const results = rankEntries(candidates, { text: query }, { index, orders, feedback: readFeedback(options.globalStoreDir), floor: SEARCH_FLOOR, ...(limit < 0 ? {} : { limit }) });
+      return { results, warnings };
     },
     async sources() {
       return sourcesOf(current());
