@@ -38,6 +38,9 @@ export default defineConfig([
     platform: "node",
     noExternal: [/.*/],
     esbuildPlugins: [lazyBuiltins(["os", "module"])],
+    // Left as written, so that the plugin above sees `node:module` (descriptor-io.ts imports it)
+    // before tsup's own plugin would rewrite it to a plain require.
+    removeNodeProtocol: false,
     minify: true,
     splitting: false,
     sourcemap: false,
