@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { CLI_BIN, makeTempDir, REPO_ROOT, runNode } from "@iflow-memory/test-utils";
@@ -33,6 +34,36 @@ describe("iflow-memory, as a user runs it", () => {
     const file = await cli(["inject", "--project-root", join(base, "file")]);
     expect([missing.code, missing.stderr]).toEqual([1, `iflow-memory: cannot read project root ${join(base, "missing")}: no such directory; pass an existing --project-root\n`]);
     expect([file.code, file.stderr]).toEqual([1, `iflow-memory: cannot use project root ${join(base, "file")}: it is a file, not a directory; pass the project's folder\n`]);
+  });
+
+  it("prints a block of megabytes whole to a reader that reads slowly, and stops without a word when the reader quits", async () => {
+    const root = join(makeTempDir(), "big");
+    mkdirSync(join(root, "docs/knowledge-bank"), { recursive: true });
+    const entries = Array.from({ length: 3000 }, (_, at) => `### Pattern: Entry ${at}\n${"Write the state file atomically, then rename it. ".repeat(20)}${at}\n`);
+    writeFileSync(join(root, "docs/knowledge-bank/patterns.md"), entries.join("\n"));
+    const args = [CLI_BIN, "inject", "--project-root", root, "--global-store", join(root, "none"), "--limit", "-1", "--no-tracking"];
+    const env = { PATH: process.env.PATH ?? "", HOME: makeTempDir() };
+    const whole = await cli(args.slice(1), { HOME: env.HOME });
+    expect([whole.code, whole.stdout.length > 3_000_000]).toEqual([0, true]);
+
+    // A pipe read a little every few milliseconds: everything arrives, in order.
+    const slow = spawn(process.execPath, args, { env, stdio: ["ignore", "pipe", "pipe"] });
+    let received = "";
+    slow.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      received += chunk;
+      slow.stdout.pause();
+      setTimeout(() => slow.stdout.resume(), 2);
+    });
+    const slowCode = await new Promise((resolve) => slow.on("close", resolve));
+    expect([slowCode, received === whole.stdout]).toEqual([0, true]);
+
+    // A reader that quits after its first chunk (as `| head -1`): exit 0, nothing on stderr.
+    const quitting = spawn(process.execPath, args, { env, stdio: ["ignore", "pipe", "pipe"] });
+    let stderr = "";
+    quitting.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+    quitting.stdout.once("data", () => quitting.stdout.destroy());
+    const quitCode = await new Promise((resolve) => quitting.on("close", resolve));
+    expect([quitCode, stderr]).toEqual([0, ""]);
   });
 
   it("prints the demo's memory block, and the same selection as JSON with --json", async () => {

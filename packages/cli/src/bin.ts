@@ -6,6 +6,7 @@
 import { existsSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { descriptorOutput } from "./descriptor-output.js";
 import { formatTopLevelHelp, TOP_LEVEL_HELP } from "./help-text.js";
 import { runInject, type InjectModule } from "./run-inject.js";
 
@@ -19,7 +20,13 @@ const argv = process.argv.slice(2);
 
 // waitForStop is asked for only by a command that serves (ui): the others keep node's own Ctrl-C.
 const waitForStop = () => new Promise<NodeJS.Signals>((resolve) => ["SIGINT", "SIGTERM"].forEach((signal) => process.once(signal, resolve)));
-const io = { argv, stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd(), waitForStop };
+// What the fast paths print is written at once, without node's streams; the rest gets them.
+const io = { argv, stdout: descriptorOutput(1), stderr: descriptorOutput(2), env: process.env, cwd: process.cwd(), waitForStop };
+let streams = false;
+const withStreams = () => {
+  streams = true;
+  return { ...io, stdin: process.stdin, stdout: process.stdout, stderr: process.stderr };
+};
 
 const loadRun = (): Promise<typeof import("./run.js")> => (__IFLOW_MEMORY_SPLIT__ ? import(pathToFileURL(join(here, "run.js")).href) : import("./run.js"));
 const loadInject = async (): Promise<InjectModule> => (__IFLOW_MEMORY_SPLIT__ ? (require(join(here, "inject.cjs")) as InjectModule) : import("./inject-command.js"));
@@ -42,7 +49,7 @@ const hookArguments = (args: string[]): boolean =>
 
 async function main(): Promise<number | null> {
   if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
-    process.stdout.write(`${VERSION}\n`);
+    io.stdout.write(`${VERSION}\n`);
     return null;
   }
   if (argv.length === 1 && (argv[0] === "--help" || argv[0] === "-h")) {
@@ -61,9 +68,12 @@ async function main(): Promise<number | null> {
   // The salt stats a file: only for inject.
   const injected = argv[0] === "inject" ? await runInject(io, { salt: injectCacheSalt() }, loadInject) : null;
   if (injected !== null) return injected;
-  return (await loadRun()).run({ ...io, stdin: process.stdin });
+  return (await loadRun()).run(withStreams());
 }
 
 void main().then((code) => {
-  if (code !== null) process.stdout.write("", () => process.exit(code));
+  if (code === null) return;
+  // What went through the streams may still be on its way out; what did not is out already.
+  if (streams) process.stdout.write("", () => process.exit(code));
+  else process.exit(code);
 });

@@ -1,5 +1,6 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { commitSubjectTopic } from "./commit-subject-topic.js";
+import { BOILERPLATE, BOILERPLATE_STARTS, commitSubjectTopic } from "./commit-subject-topic.js";
 
 describe("commitSubjectTopic", () => {
   it.each([
@@ -57,5 +58,56 @@ describe("commitSubjectTopic", () => {
     ["Release the store lock when promotion fails", "Release the store lock when promotion fails"],
   ])("keeps what %j says about the work", (subject, topic) => {
     expect(commitSubjectTopic(subject)).toBe(topic);
+  });
+});
+
+describe("BOILERPLATE_STARTS", () => {
+  // The words of the patterns themselves, and their pieces: what a subject they match is made of.
+  const words = [...new Set(BOILERPLATE.flatMap((pattern) => pattern.source.match(/[a-z]+/g) ?? []))];
+  const firstWord = (subject: string) => /^[A-Za-z]*/.exec(subject)![0].toLowerCase();
+  const holdsFor = (subject: string) => !BOILERPLATE.some((pattern) => pattern.test(subject)) || firstWord(subject) === "" || BOILERPLATE_STARTS.has(firstWord(subject));
+
+  it("holds the first word of every subject of two of the patterns' words that a pattern matches", () => {
+    let matched = 0;
+    for (const first of ["", ...words]) {
+      for (const separator of ["", " ", "(", "!", ":", "'"]) {
+        for (const second of ["", ...words]) {
+          for (const subject of [`${first}${separator}${second}`, `${first}${separator}${second} 1.2.3`, `${first} ${separator}${second}.md`]) {
+            for (const cased of [subject, subject.toUpperCase(), subject.charAt(0).toUpperCase() + subject.slice(1)]) {
+              if (BOILERPLATE.some((pattern) => pattern.test(cased))) matched++;
+              expect(holdsFor(cased), cased).toBe(true);
+            }
+          }
+        }
+      }
+    }
+    expect(matched).toBeGreaterThan(1000);
+  });
+
+  it("holds the first word of every subject a pattern matches that is a pattern's word with an ending, then what its patterns expect", () => {
+    const endings = words.filter((word) => word.length <= 3);
+    const leads = [...new Set([...words, ...words.flatMap((word) => endings.map((ending) => word + ending))])];
+    const follows = ["typo", "typos", "a typo", "the typo", "some typos", "commit", "version", "files via upload", "suggestions from code review", "review comments", "lint", "up", "prettier", "changes", "fixes", "updates", "progress", "README.md", "1.2.3", "'main'", '"x"', "“x”", "branch 'main'", "1a2b3c4d"];
+    let matched = 0;
+    for (const lead of leads) {
+      for (const follow of follows) {
+        for (const subject of [`${lead}${follow}`, `${lead} ${follow}`, `${lead.toUpperCase()} ${follow}`]) {
+          if (BOILERPLATE.some((pattern) => pattern.test(subject))) matched++;
+          expect(holdsFor(subject), subject).toBe(true);
+        }
+      }
+    }
+    expect(matched).toBeGreaterThan(200);
+  });
+
+  it("holds the first word of every subject a pattern matches, of the patterns' words, spaces, marks and digits in any order (fast-check)", () => {
+    const piece = fc.oneof(fc.constantFrom(...words), fc.constantFrom(" ", "  ", "(", ")", "!", ":", "'", '"', "“", ".", "-", "#", "/", "_"), fc.stringMatching(/^[0-9a-f.]{1,8}$/));
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 6 }), fc.boolean(), (pieces, upper) => {
+        const subject = upper ? pieces.join("").toUpperCase() : pieces.join("");
+        expect(holdsFor(subject)).toBe(true);
+      }),
+      { numRuns: 20_000 },
+    );
   });
 });
