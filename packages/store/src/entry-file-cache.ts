@@ -1,4 +1,3 @@
-import { stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { Entry } from "@iflow-memory/parser";
 import { metadataTopicText, tokenizeText } from "@iflow-memory/ranker";
@@ -7,6 +6,7 @@ import { SETTLE_MS } from "./settle-ms.js";
 import { shortHash } from "./short-hash.js";
 import type { StoreWarning } from "./store-warning.js";
 import { writeFileAtomically } from "./write-file-atomically.js";
+import { statOrNull } from "./stat-or-null.js";
 
 /**
  * Where one memory file's entries are kept once read, and what makes them valid: `dir` is the
@@ -41,7 +41,7 @@ const FORMAT = 1;
  * await fileStamp("/work/webshop/docs/knowledge-bank/patterns.md"); // { stamp: "4194307:9120:…", settled: true }
  */
 export async function fileStamp(path: string, now = Date.now()): Promise<{ stamp: string; settled: boolean } | null> {
-  const info = await stat(path, { bigint: true }).catch(() => null);
+  const info = await statOrNull(path);
   if (info === null || !info.isFile()) return null;
   const settledBefore = BigInt(Math.floor(now - SETTLE_MS)) * 1_000_000n;
   return { stamp: `${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`, settled: info.mtimeNs <= settledBefore && info.ctimeNs <= settledBefore };

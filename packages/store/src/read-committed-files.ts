@@ -1,7 +1,7 @@
-import { stat } from "node:fs/promises";
 import { join } from "node:path";
 import { COMMIT_JOURNAL } from "./commit-files.js";
 import { readTextFile } from "./read-text-file.js";
+import { statOrNull } from "./stat-or-null.js";
 
 const ATTEMPTS = 4;
 
@@ -25,7 +25,7 @@ export async function readCommittedFiles<T>(directory: string, paths: readonly s
     const committed = await pendingRenames(journalPath);
     results = await Promise.all(paths.map(async (path) => {
       const from = committed.get(path);
-      return read(from !== undefined && (await stat(from).catch(() => null)) !== null ? from : path, path);
+      return read(from !== undefined && (await statOrNull(from)) !== null ? from : path, path);
     }));
     if ((await identities([journalPath, ...paths])) === before) return results;
   }
@@ -33,7 +33,7 @@ export async function readCommittedFiles<T>(directory: string, paths: readonly s
 }
 
 async function identities(paths: readonly string[]): Promise<string> {
-  const infos = await Promise.all(paths.map((path) => stat(path, { bigint: true }).catch(() => null)));
+  const infos = await Promise.all(paths.map(statOrNull));
   return infos.map((info) => (info === null ? "-" : `${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`)).join("\n");
 }
 

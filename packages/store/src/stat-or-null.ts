@@ -1,0 +1,13 @@
+import { stat, type BigIntStats } from "node:fs";
+
+/**
+ * `stat(path, { bigint: true })` of node's callback API as a promise, null where nothing can be
+ * stated (missing, unreadable folder): as asynchronous as `fs/promises`' `stat`, without
+ * loading fs/promises, which costs a session start after an edit some 1.3 ms.
+ *
+ * @example
+ * (await statOrNull("docs/knowledge-bank/patterns.md"))?.mtimeNs;
+ */
+export function statOrNull(path: string): Promise<BigIntStats | null> {
+  return new Promise((resolve) => stat(path, { bigint: true }, (error, info) => resolve(error === null ? info : null)));
+}
