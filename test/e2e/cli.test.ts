@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { CLI_BIN, makeTempDir, REPO_ROOT, runNode } from "@iflow-memory/test-utils";
 import { describe, expect, it } from "vitest";
@@ -64,6 +64,32 @@ describe("iflow-memory, as a user runs it", () => {
     quitting.stdout.once("data", () => quitting.stdout.destroy());
     const quitCode = await new Promise((resolve) => quitting.on("close", resolve));
     expect([quitCode, stderr]).toEqual([0, ""]);
+  });
+
+  it("keeps V8's code cache of inject in the user's store, and prints the same with it, without it and with a damaged one; makes no store for it", async () => {
+    const home = makeTempDir();
+    const store = join(home, ".claude/iflow/memory");
+    const args = ["inject", "--project-root", DEMO, "--global-store", DEMO_STORE, "--no-tracking", "--limit", "3"];
+    // With no store of the user's: no cache, nothing made.
+    const plain = await cli(args, { HOME: home });
+    expect([plain.code, existsSync(store)]).toEqual([0, false]);
+    mkdirSync(store, { recursive: true });
+    const cache = join(store, ".cache/code-inject.bin");
+    const outputs = [];
+    for (const before of [
+      () => undefined,
+      () => undefined, // from the code cache (the saved output goes each time: inject.cjs runs)
+      () => writeFileSync(cache, "iflow-memory code cache 1\n{}\n garbage"),
+      () => rmSync(cache),
+    ]) {
+      const saved = existsSync(join(store, ".cache")) ? readdirSync(join(store, ".cache")).filter((name) => name.startsWith("inject-")) : [];
+      for (const name of saved) rmSync(join(store, ".cache", name));
+      before();
+      const result = await cli(args, { HOME: home });
+      outputs.push([result.code, result.stdout, result.stderr]);
+      expect([existsSync(cache), statSync(cache).mode & 0o777, statSync(cache).mtimeMs < Date.parse("2018-01-01")]).toEqual([true, 0o600, true]);
+    }
+    expect(outputs).toEqual(outputs.map(() => [0, plain.stdout, ""]));
   });
 
   it("prints the demo's memory block, and the same selection as JSON with --json", async () => {

@@ -229,6 +229,9 @@ describe.each(testNodes())("on $label", ({ major, executable, missing }) => {
       // The background process waits for the files to settle (two seconds), reads them and caches the injection.
       const cache = readdirSync(join(store, ".cache")).find((name) => name.endsWith(".json.refreshing"))!.replace(/\.refreshing$/, "");
       for (let waited = 0; !existsSync(join(store, ".cache", cache)) && waited < 30_000; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
+      // The process then exits, writing its code cache as it goes (under a temporary name, renamed).
+      const writing = () => readdirSync(join(store, ".cache")).some((name) => name.endsWith(".tmp"));
+      for (let waited = 0; writing() && waited < 5_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
       // Beside it, only the hook's code cache and the files' entries (no claim left, nothing half-written).
       expect(readdirSync(join(store, ".cache")).filter((name) => !/^code-[a-z-]+\.bin$/.test(name) && name !== "files")).toEqual([cache]);
       expect(readdirSync(join(store, ".cache/files")).filter((name) => !/^[0-9a-f]{8}-[0-9a-f]{8}\.json$/.test(name))).toEqual([]);

@@ -6,6 +6,8 @@
 import { existsSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { requireWithCodeCacheFile } from "@iflow-memory/hook-adapter";
+import { resolveGlobalStoreDir, storeCacheDir } from "@iflow-memory/store";
 import { descriptorOutput } from "./descriptor-output.js";
 import { formatTopLevelHelp, TOP_LEVEL_HELP } from "./help-text.js";
 import { runInject, type InjectModule } from "./run-inject.js";
@@ -29,7 +31,16 @@ const withStreams = () => {
 };
 
 const loadRun = (): Promise<typeof import("./run.js")> => (__IFLOW_MEMORY_SPLIT__ ? import(pathToFileURL(join(here, "run.js")).href) : import("./run.js"));
-const loadInject = async (): Promise<InjectModule> => (__IFLOW_MEMORY_SPLIT__ ? (require(join(here, "inject.cjs")) as InjectModule) : import("./inject-command.js"));
+// inject.cjs with V8's code cache in the user's store (when there is one: the cache is no reason to make it).
+const loadInject = async (): Promise<InjectModule> => (__IFLOW_MEMORY_SPLIT__ ? (requireWithCodeCacheFile(join(here, "inject.cjs"), injectCodeCache(), require) as InjectModule) : import("./inject-command.js"));
+function injectCodeCache(): string | null {
+  try {
+    const home = resolveGlobalStoreDir({ env: process.env });
+    return existsSync(home) ? join(storeCacheDir(home), "code-inject.bin") : null;
+  } catch {
+    return null;
+  }
+}
 
 // What a saved inject output is keyed by besides its files: this version and this build of the code that works it out.
 function injectCacheSalt(): string {

@@ -1,0 +1,125 @@
+import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, utimesSync, writeSync } from "node:fs";
+import { basename, dirname } from "node:path";
+import type { Script } from "node:vm";
+
+// The first line of a code cache file, then a line of JSON (what the code was compiled from, the
+// length of what follows, the file's own modification time), then V8's data.
+const MAGIC = "iflow-memory code cache 1\n";
+
+/**
+ * `require` of the CommonJS file at `path`, with V8's code cache kept in `cacheFile`: the process
+ * then deserializes the file's compiled code instead of parsing and compiling it (some
+ * milliseconds of a hook or a command that answers in a few dozen). The cache is keyed by the
+ * node version and the file's identity (size, times, inode). V8 checks only the header of its
+ * data, and damaged data would crash node, so the file is checked before V8 sees it: written
+ * whole under another name and renamed, its modification time set to a random past second that
+ * its header records — any later write to it (garbage, a truncation) sets that time to now. (A
+ * checksum of the data, computed in a process this young, cost as much as the cache saved.) A
+ * cache that is missing, stale, damaged or rejected by V8 is not used, and is written again (mode
+ * 0600; its folder made, not the folder above) as the process exits, with what that run compiled.
+ * Whatever goes wrong with the cache, the file runs; with `cacheFile` null, it is plainly required.
+ * `requireFrom` is the `require` the file gets (its builtins resolve through it).
+ *
+ * @example
+ * requireWithCodeCacheFile(join(__dirname, "inject.cjs"), join(storeCacheDir(home), "code-inject.bin"), require);
+ */
+export function requireWithCodeCacheFile(path: string, cacheFile: string | null, requireFrom: (id: string) => unknown, target: { exports: unknown } = { exports: {} }): unknown {
+  let loaded: { source: string; key: string } | null = null;
+  try {
+    loaded = cacheFile === null ? null : readBundle(path);
+  } catch {
+    // Unreadable here: require says why, as it would have without a cache.
+  }
+  if (loaded === null || cacheFile === null) {
+    target.exports = requireFrom(path) as unknown;
+    return target.exports;
+  }
+  const { source, key } = loaded;
+  const cachedData = readCodeCache(cacheFile, key);
+  // The wrapper node's CommonJS loader puts around a module; the file's first line may be a #! line.
+  const wrapped = `(function (exports, require, module, __filename, __dirname) {${source.startsWith("#!") ? source.slice(source.indexOf("\n")) : source}\n})`;
+  // vm through the caller's require, when a file is run this way at all: a command's --version never loads it.
+  const { Script: ScriptClass } = requireFrom("node:vm") as typeof import("node:vm");
+  const script = new ScriptClass(wrapped, { filename: path, ...(cachedData === null ? {} : { cachedData }) });
+  if (cachedData === null || script.cachedDataRejected === true) {
+    // At exit, so that the functions this run compiled (lazily, as they were first called) are in it.
+    process.once("exit", () => writeCodeCache(cacheFile, key, script));
+  }
+  (script.runInThisContext() as (...args: unknown[]) => void).call(target.exports, target.exports, requireFrom, target, path, dirname(path));
+  return target.exports;
+}
+
+/** The bundle's text and what identifies this version of it, read from one open file (the file may be replaced meanwhile). */
+function readBundle(path: string): { source: string; key: string } {
+  const descriptor = openSync(path, "r");
+  try {
+    const info = fstatSync(descriptor, { bigint: true });
+    const source = readFileSync(descriptor, "utf8");
+    return { source, key: JSON.stringify([process.version, process.arch, basename(path), `${info.size}:${info.mtimeNs}:${info.ctimeNs}:${info.ino}:${info.dev}`]) };
+  } finally {
+    closeSync(descriptor);
+  }
+}
+
+/** V8's data for `key`, or null when there is none, it is for another key, or the file was changed since it was written. */
+function readCodeCache(path: string, key: string): Buffer | null {
+  let bytes: Buffer;
+  let modified: number;
+  try {
+    const descriptor = openSync(path, "r");
+    try {
+      modified = fstatSync(descriptor).mtimeMs;
+      bytes = readFileSync(descriptor);
+    } finally {
+      closeSync(descriptor);
+    }
+  } catch {
+    return null;
+  }
+  if (bytes.toString("latin1", 0, MAGIC.length) !== MAGIC) return null;
+  const newline = bytes.indexOf(10, MAGIC.length);
+  if (newline < 0) return null;
+  let header: { key?: unknown; length?: unknown; modified?: unknown };
+  try {
+    header = JSON.parse(bytes.toString("utf8", MAGIC.length, newline)) as typeof header;
+  } catch {
+    return null;
+  }
+  const data = bytes.subarray(newline + 1);
+  if (header.key !== key || header.length !== data.length || typeof header.modified !== "number" || header.modified * 1000 !== modified) return null;
+  return data;
+}
+
+function writeCodeCache(path: string, key: string, script: Script): void {
+  const temporary = `${path}.${process.pid.toString(16)}${Date.now().toString(16)}.tmp`;
+  try {
+    const data = script.createCachedData();
+    // An even second between 2000 and 2017: whole seconds survive file systems that keep no finer
+    // times (FAT keeps even ones), and no write made now can set it.
+    const modified = 946_684_800 + 2 * Math.floor(Math.random() * 2 ** 28);
+    const header = Buffer.from(`${MAGIC}${JSON.stringify({ key, length: data.length, modified })}\n`, "utf8");
+    // The cache folder is made when missing, but not the global store itself: the cache is no
+    // reason to make one.
+    let descriptor: number;
+    try {
+      descriptor = openSync(temporary, "wx", 0o600);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+      mkdirSync(dirname(path), { mode: 0o700 });
+      descriptor = openSync(temporary, "wx", 0o600);
+    }
+    try {
+      for (const part of [header, data]) for (let written = 0; written < part.length; ) written += writeSync(descriptor, part, written);
+    } finally {
+      closeSync(descriptor);
+    }
+    utimesSync(temporary, modified, modified);
+    renameSync(temporary, path);
+  } catch {
+    try {
+      unlinkSync(temporary);
+    } catch {
+      // never made
+    }
+  }
+}
