@@ -1,4 +1,5 @@
 import type { Confidence, Entry } from "@iflow-memory/parser";
+import { firstInOrder } from "./first-in-order.js";
 import { lastObservedTime } from "./last-observed-time.js";
 
 const CONFIDENCE_RANK: Record<Confidence, number> = { high: 3, medium: 2, low: 1 };
@@ -17,23 +18,7 @@ const CONFIDENCE_RANK: Record<Confidence, number> = { high: 3, medium: 2, low: 1
 export function sortEntries<T extends Entry>(entries: readonly T[], limit = entries.length): T[] {
   const count = Math.max(0, Math.min(limit, entries.length));
   if (count === 0) return [];
-  const keyed = entries.map(priorityKey);
-  if (count * 8 >= keyed.length) return keyed.sort(comparePriority).slice(0, count).map((item) => item.entry);
-  // The best `count` so far, in order; an entry that does not beat the last of them is passed over.
-  const best: Array<PriorityKey<T>> = [];
-  for (const item of keyed) {
-    if (best.length === count && comparePriority(item, best[count - 1]!) >= 0) continue;
-    let low = 0;
-    let high = best.length;
-    while (low < high) {
-      const middle = (low + high) >> 1;
-      if (comparePriority(best[middle]!, item) <= 0) low = middle + 1;
-      else high = middle;
-    }
-    best.splice(low, 0, item);
-    if (best.length > count) best.pop();
-  }
-  return best.map((item) => item.entry);
+  return firstInOrder(entries.map(priorityKey), count, comparePriority).map((item) => item.entry);
 }
 
 interface PriorityKey<T> {

@@ -1,4 +1,5 @@
 import type { Confidence, Entry } from "@iflow-memory/parser";
+import { firstInOrder } from "../first-in-order.js";
 import { sortEntries } from "../sort-entries.js";
 import { DEFAULT_QUERY_WEIGHTS, queryTerms, type QueryWeights, type RelevanceQuery } from "./query-terms.js";
 import { queryKnownShare } from "./query-known-share.js";
@@ -201,7 +202,7 @@ export function rankEntries<T extends Entry>(entries: readonly T[], query: Relev
     feedbackFactor[position] = feedbackFactorOf(options.feedback?.get(entry.contentHash));
     score[position] = relevance[position]! * (1 + prominenceWeight * prominence[position]!) * feedbackFactor[position]!;
   }
-  const top = bestOf(passing, options.limit ?? passing.length, (a, b) => score[b]! - score[a]! || order[a]! - order[b]!);
+  const top = firstInOrder(passing, options.limit ?? passing.length, (a, b) => score[b]! - score[a]! || order[a]! - order[b]!);
 
   // The terms each of them holds, with what each gave it (the reason, strongest first).
   const chosen = new Map<number, Array<[string, number]>>(top.map((position) => [position, []]));
@@ -225,27 +226,6 @@ export function rankEntries<T extends Entry>(entries: readonly T[], query: Relev
       .map(([term]) => term),
     coverage: covered[position]! / queryWeight,
   }));
-}
-
-// The first `count` of `items` by `compare` (which never ties two of them), in that order: all of
-// them sorted when they are few against `count`, else the best kept while the rest pass by.
-function bestOf(items: readonly number[], count: number, compare: (a: number, b: number) => number): number[] {
-  if (count <= 0) return [];
-  if (count * 8 >= items.length) return [...items].sort(compare).slice(0, count);
-  const best: number[] = [];
-  for (const item of items) {
-    if (best.length === count && compare(item, best[count - 1]!) >= 0) continue;
-    let low = 0;
-    let high = best.length;
-    while (low < high) {
-      const middle = (low + high) >> 1;
-      if (compare(best[middle]!, item) <= 0) low = middle + 1;
-      else high = middle;
-    }
-    best.splice(low, 0, item);
-    if (best.length > count) best.pop();
-  }
-  return best;
 }
 
 // What the query's terms give each entry that holds one: its relevance (BM25F), the weight of
