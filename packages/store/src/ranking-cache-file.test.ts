@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { indexTerms, planInjection, termPostings, type RelevanceIndex } from "@iflow-memory/ranker";
+import { entryOrders, indexTerms, planInjection, termPostings, type RelevanceIndex } from "@iflow-memory/ranker";
 import { CORPORA_DIR } from "@iflow-memory/test-utils";
 import { describe, expect, it } from "vitest";
 import { prepareSessionInjection } from "./prepare-session-injection.js";
@@ -35,6 +35,8 @@ describe("encodeRankingCache / decodeRankingCache", () => {
     const decoded = decodeRankingCache(bytes(encodeRankingCache("f", { ...ranking!, sharedHashPrefixes: ["0033af00"] })), "f")!;
     expect([decoded.orders, decoded.sharedHashPrefixes]).toEqual([ranking!.orders, ["0033af00"]]);
     expect(decoded.orders.order).toBeInstanceOf(Int32Array);
+    // Worked out again from the decoded entries (whose dates and positions are read from their lines): the same.
+    expect(entryOrders(decoded.candidates)).toEqual(ranking!.orders);
   });
 
   it("parses an entry's own line only when its text is asked for", async () => {

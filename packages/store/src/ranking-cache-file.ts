@@ -29,8 +29,6 @@ interface RankingHeader {
   observationCount: number[];
   /** One letter per entry: h(igh), m(edium), l(ow). */
   confidence: string;
-  lastObserved: Array<string | null>;
-  filePosition: number[];
   contentHash: string[];
   /** One letter per entry: a(nti-patterns), h(euristics), p(atterns). */
   category: string;
@@ -92,8 +90,6 @@ export function rankingCacheLines(fingerprint: string, ranking: RankingData): st
     offsets,
     observationCount: candidates.map((entry) => entry.observationCount),
     confidence: candidates.map((entry) => entry.confidence[0]).join(""),
-    lastObserved: candidates.map((entry) => entry.lastObserved),
-    filePosition: candidates.map((entry) => entry.filePosition),
     contentHash: candidates.map((entry) => entry.contentHash),
     category: candidates.map((entry) => entry.category[0]).join(""),
     scope: candidates.map((entry) => entry.scope[0]).join(""),
@@ -146,8 +142,6 @@ export function decodeRankingCacheHeader(header: string, fingerprint: string, bo
         category: CATEGORY[parsed.category[at]!]!,
         observationCount: parsed.observationCount[at]!,
         confidence: CONFIDENCE[parsed.confidence[at]!]!,
-        lastObserved: parsed.lastObserved[at] ?? null,
-        filePosition: parsed.filePosition[at]!,
         contentHash: parsed.contentHash[at]!,
         scope: parsed.scope[at] === "g" ? "global" : "local",
       }),
@@ -184,15 +178,15 @@ export function decodeRankingCacheHeader(header: string, fingerprint: string, bo
   };
 }
 
-type RankedFields = Pick<Entry, "category" | "observationCount" | "confidence" | "lastObserved" | "filePosition" | "contentHash" | "scope">;
+// What a ranking and a plan read of every entry (today's order and recency come worked out, in
+// `RankingData.orders`): the rest, dates and positions included, is read from the entry's line.
+type RankedFields = Pick<Entry, "category" | "observationCount" | "confidence" | "contentHash" | "scope">;
 
 // An entry whose text is read from its cache line when first asked for.
 class CachedEntry implements Entry {
   readonly category: Category;
   readonly observationCount: number;
   readonly confidence: Confidence;
-  readonly lastObserved: string | null;
-  readonly filePosition: number;
   readonly contentHash: string;
   readonly scope: Scope;
   // Where its own line is (no closure per entry: a cache of 50,000 entries keeps 50,000 of them).
@@ -208,14 +202,18 @@ class CachedEntry implements Entry {
     this.category = fields.category;
     this.observationCount = fields.observationCount;
     this.confidence = fields.confidence;
-    this.lastObserved = fields.lastObserved;
-    this.filePosition = fields.filePosition;
     this.contentHash = fields.contentHash;
     this.scope = fields.scope;
   }
 
   get name(): string {
     return this.#entry().name;
+  }
+  get lastObserved(): string | null {
+    return this.#entry().lastObserved;
+  }
+  get filePosition(): number {
+    return this.#entry().filePosition;
   }
   get headerLine(): string {
     return this.#entry().headerLine;

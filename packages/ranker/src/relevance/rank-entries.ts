@@ -318,8 +318,10 @@ function rankIn<T>(sorted: readonly T[], entries: readonly T[]): Int32Array {
 
 // The same entry with nothing to tell it apart from others but its recency (`Last observed`,
 // else file position), so that today's order sorts by recency alone.
+// (The two it sorts by read one by one: an entry read from a cache has them as getters, which a
+// spread does not copy.)
 function asUndistinguished<T extends Entry>(entry: T): Entry & { source: T } {
-  return { ...entry, observationCount: 1, confidence: "medium", source: entry };
+  return { ...entry, lastObserved: entry.lastObserved, filePosition: entry.filePosition, observationCount: 1, confidence: "medium", source: entry };
 }
 
 function prominenceOf(entry: Entry, recency: number): number {
