@@ -6,9 +6,8 @@
 import { existsSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { requireWithCodeCacheFile } from "@iflow-memory/hook-adapter";
+import { descriptorWriter, requireWithCodeCacheFile } from "@iflow-memory/hook-adapter";
 import { resolveGlobalStoreDir, storeCacheDir } from "@iflow-memory/store";
-import { descriptorOutput } from "./descriptor-output.js";
 import { formatTopLevelHelp, TOP_LEVEL_HELP } from "./help-text.js";
 import { runInject, type InjectModule } from "./run-inject.js";
 
@@ -22,8 +21,9 @@ const argv = process.argv.slice(2);
 
 // waitForStop is asked for only by a command that serves (ui): the others keep node's own Ctrl-C.
 const waitForStop = () => new Promise<NodeJS.Signals>((resolve) => ["SIGINT", "SIGTERM"].forEach((signal) => process.once(signal, resolve)));
-// What the fast paths print is written at once, without node's streams; the rest gets them.
-const io = { argv, stdout: descriptorOutput(1), stderr: descriptorOutput(2), env: process.env, cwd: process.cwd(), waitForStop };
+// What the fast paths print is written at once, without node's streams (however slow the reader:
+// a pager); the rest gets them.
+const io = { argv, stdout: descriptorWriter(1, Number.POSITIVE_INFINITY), stderr: descriptorWriter(2, Number.POSITIVE_INFINITY), env: process.env, cwd: process.cwd(), waitForStop };
 let streams = false;
 const withStreams = () => {
   streams = true;

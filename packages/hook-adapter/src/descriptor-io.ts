@@ -1,7 +1,11 @@
-import { fstatSync, readFileSync, readSync, writeSync, type Stats } from "node:fs";
+import { fstatSync, readFileSync, readSync, type Stats } from "node:fs";
 import { createRequire } from "node:module";
 import type { Socket } from "node:net";
+import { descriptorWriter } from "./descriptor-writer.js";
 import type { HookInput } from "./read-stdin.js";
+
+// How long a write waits on a full pipe at most: a hook never outlives its deadline for a slow reader.
+const WRITE_PATIENCE_MS = 2000;
 
 /**
  * A process's stdin, stdout and stderr for a hook. A file given as stdin is read at once; a pipe
@@ -20,7 +24,7 @@ export function descriptorIO(): {
   stdout: { write(text: string, callback?: () => void): boolean };
   stderr: { write(text: string): boolean };
 } {
-  return { stdin: readDescriptor(0), stdout: writer(1), stderr: writer(2) };
+  return { stdin: readDescriptor(0), stdout: descriptorWriter(1, WRITE_PATIENCE_MS), stderr: descriptorWriter(2, WRITE_PATIENCE_MS) };
 }
 
 function readDescriptor(descriptor: number): HookInput {
@@ -143,23 +147,3 @@ function chunkQueue(): AsyncIterator<string | Uint8Array> & {
   };
 }
 
-function writer(descriptor: number): { write(text: string, callback?: () => void): boolean } {
-  return {
-    write(text: string, callback?: () => void): boolean {
-      const bytes = Buffer.from(text, "utf8");
-      let retries = 0;
-      for (let written = 0; written < bytes.length; ) {
-        try {
-          written += writeSync(descriptor, bytes, written);
-        } catch (error) {
-          // A full non-blocking pipe: wait a millisecond for the reader, for at most two seconds.
-          // Anything else (a closed pipe) means nobody is reading.
-          if ((error as NodeJS.ErrnoException).code !== "EAGAIN" || ++retries > 2000) break;
-          Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1);
-        }
-      }
-      callback?.();
-      return true;
-    },
-  };
-}

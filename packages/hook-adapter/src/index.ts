@@ -7,6 +7,7 @@ export { addSessionStartHook, isIflowMemoryHook, removeSessionStartHook } from "
 export type { HookEvent, SettingsChange } from "./add-session-start-hook.js";
 export { quoteForShell } from "./quote-for-shell.js";
 export { descriptorIO } from "./descriptor-io.js";
+export { descriptorWriter } from "./descriptor-writer.js";
 export { requireWithCodeCacheFile } from "./code-cache.js";
 export { addMcpServer, MCP_SERVER_NAME, registeredMcpServer, removeMcpServer } from "./claude-mcp-config.js";
 export type { McpServerEntry } from "./claude-mcp-config.js";

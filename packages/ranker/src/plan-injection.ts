@@ -116,7 +116,7 @@ export function planInjection(request: InjectionRequest): InjectionPlan {
     // first (the model judges a title better than the floor judges a score), then the core.
     // (Of that, as many as the index can show, besides those it skips: those it names already, and those shown or excluded.)
     const query = request.query;
-    const indexFirst = (count: number) => (request.index === undefined ? matching : [...matching, ...rankEntries(candidates, query, { ...request.ranking, floor: SEARCH_FLOOR, limit: count + matching.length }).map((item) => item.entry)]);
+    const indexFirst = (count: number) => [...matching, ...rankEntries(candidates, query, { ...request.ranking, floor: SEARCH_FLOOR, limit: count + matching.length }).map((item) => item.entry)];
     return { ...budgeted(relevant, core.slice(0, Math.max(0, slots - relevant.length)), candidates, request, indexFirst, todays), ranked };
   }
   return budgeted([], selectEntries(candidates, request.limit, sorted), candidates, request, () => [], todays);
