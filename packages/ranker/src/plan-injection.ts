@@ -5,7 +5,7 @@ import { excludeOtherProjectsEntries } from "./exclude-other-projects-entries.js
 import { fitToBudget } from "./fit-to-budget.js";
 import { formatMemoryBlock } from "./format-memory-block.js";
 import { formatIndexLine, formatMemoryIndex, INDEX_CATEGORY_TITLES, LONGEST_INDEX_HEADING, shortHashes, type MemoryFetch } from "./format-memory-index.js";
-import { rankEntries, SEARCH_FLOOR, type EntryOrders, type RankedEntry, type RankingOptions } from "./relevance/rank-entries.js";
+import { rankEntries, rankingOf, SEARCH_FLOOR, type EntryOrders, type RankedEntry, type Ranking, type RankingOptions } from "./relevance/rank-entries.js";
 import { queryTerms, type RelevanceQuery } from "./relevance/query-terms.js";
 import { selectEntries } from "./select-entries.js";
 import { sortEntries } from "./sort-entries.js";
@@ -85,8 +85,10 @@ export interface InjectionPlan {
   /** The entries the block names in its index (title and hash only), in order; [] without an index. */
   indexed: Entry[];
   sources: { local: number; global: number };
-  /** With a query: every entry over the relevance floor, best first, with its score and reason. */
+  /** With a query: every entry over the relevance floor, best first, with its score and reason (put in order when first read). */
   ranked?: RankedEntry[];
+  /** With a query: of `entries`, those over the relevance floor, each with the query's terms it holds, strongest first (as `ranked` gives them). */
+  matchedTerms?: ReadonlyMap<Entry, string[]>;
 }
 
 /**
@@ -105,21 +107,48 @@ export function planInjection(request: InjectionRequest): InjectionPlan {
   const todays = (count: number): readonly Entry[] => (sorted === undefined ? sortEntries(candidates, count) : sorted.slice(0, count));
   const slots = request.limit < 0 ? candidates.length : request.limit;
   if (request.query !== undefined && queryTerms(request.query, request.ranking?.queryWeights).size > 0) {
-    const ranked = rankEntries(candidates, request.query, request.ranking);
+    const ranking = rankingOf(candidates, request.query, request.ranking);
     const exclude = request.exclude;
-    const matching = ranked.filter((item) => exclude === undefined || !exclude.has(item.entry.contentHash)).map((item) => item.entry);
-    const relevant = matching.slice(0, Math.min(slots, request.index?.matchesInFull ?? slots));
-    if (request.fillWithCore !== true) return { ...budgeted(relevant, [], candidates, request, () => matching, null), ranked };
+    // The first `count` entries over the floor that are not excluded (all of them, when fewer):
+    // a plan reads no further (see `indexOrder`), and the rest are never put in order.
+    const matching = (count: number): Entry[] =>
+      ranking
+        .first(count + (exclude?.size ?? 0))
+        .filter((item) => exclude === undefined || !exclude.has(item.entry.contentHash))
+        .slice(0, count)
+        .map((item) => item.entry);
+    const relevant = matching(Math.min(slots, request.index?.matchesInFull ?? slots));
+    if (request.fillWithCore !== true) return withRanking(budgeted(relevant, [], candidates, request, matching, null), ranking);
     const chosen = new Set(relevant);
     const core = selectEntries(candidates, request.limit, sorted).filter((entry) => !chosen.has(entry) && (exclude === undefined || !exclude.has(entry.contentHash)));
     // The index goes on where the floor stopped: every entry that matches a term at all, best
     // first (the model judges a title better than the floor judges a score), then the core.
-    // (Of that, as many as the index can show, besides those it skips: those it names already, and those shown or excluded.)
+    // (Of that, as many as the index can show, besides those it skips: those it names already,
+    // and those shown or excluded. When the floor gives that many, the index reads no further.)
     const query = request.query;
-    const indexFirst = (count: number) => [...matching, ...rankEntries(candidates, query, { ...request.ranking, floor: SEARCH_FLOOR, limit: count + matching.length }).map((item) => item.entry)];
-    return { ...budgeted(relevant, core.slice(0, Math.max(0, slots - relevant.length)), candidates, request, indexFirst, todays), ranked };
+    const indexFirst = (count: number) => {
+      const over = matching(count);
+      if (over.length === count) return over;
+      return [...over, ...rankEntries(candidates, query, { ...request.ranking, floor: SEARCH_FLOOR, limit: count + over.length }).map((item) => item.entry)];
+    };
+    return withRanking(budgeted(relevant, core.slice(0, Math.max(0, slots - relevant.length)), candidates, request, indexFirst, todays), ranking);
   }
   return budgeted([], selectEntries(candidates, request.limit, sorted), candidates, request, () => [], todays);
+}
+
+// The plan with its ranking: the matched terms of the entries it shows (read for them alone),
+// and the whole ranking (`ranked`) put in order only when it is read.
+function withRanking(plan: InjectionPlan, ranking: Ranking<Entry>): InjectionPlan {
+  const shown = ranking.among(plan.entries);
+  let whole: RankedEntry[] | undefined;
+  return {
+    ...plan,
+    matchedTerms: new Map([...shown].map(([entry, item]) => [entry, item.matchedTerms])),
+    get ranked() {
+      whole ??= ranking.first(Number.POSITIVE_INFINITY);
+      return whole;
+    },
+  };
 }
 
 /** `candidates` in today's order when `orders` gives it (their places in it), else undefined. */

@@ -79,11 +79,10 @@ export function sessionIndex(config: MemoryConfig): { index?: InjectionIndex } {
 
 /** What tracking and the session ledger keep of a plan. */
 export function trackedPlan(plan: InjectionPlan): TrackedPlan {
-  const matched = new Map(plan.ranked?.map((item) => [item.entry.contentHash, item.matchedTerms]));
   return {
     block: plan.block,
     entries: plan.entries.map((entry) => {
-      const terms = matched.get(entry.contentHash);
+      const terms = plan.matchedTerms?.get(entry);
       return { name: entry.name, contentHash: entry.contentHash, ...(terms === undefined ? {} : { matchedTerms: terms }) };
     }),
     sources: plan.sources,

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { makeEntry } from "../__fixtures__/make-entry.js";
-import { entryOrders, GATE_EXPONENT, GATE_VOCABULARY, knownShareGate, rankEntries } from "./rank-entries.js";
+import { entryOrders, GATE_EXPONENT, GATE_VOCABULARY, knownShareGate, rankEntries, rankingOf } from "./rank-entries.js";
 import { buildRelevanceIndex } from "./relevance-index.js";
 
 const retries = makeEntry({ name: "Retry Embedding Calls With Backoff", description: "Embedding calls time out under load; retry them with exponential backoff and a timeout.", metadataText: "- Instead: Wrap every embedding call in the retry helper\n- Source: Feature #034" });
@@ -124,6 +124,31 @@ describe("rankEntries with entryOrders computed beforehand", () => {
         expect(rankEntries(entries, { text: query.join(" ") }, { index, floor, limit })).toEqual(all.slice(0, limit));
         expect(rankEntries(entries, { text: query.join(" ") }, { index, floor, limit, orders: entryOrders(entries) })).toEqual(all.slice(0, limit));
       }),
+      { numRuns: 500 },
+    );
+  });
+
+  it("is read (rankingOf) as the same ranking however far, in whatever order, and gives chosen entries as the whole ranking does (500 random banks and queries)", () => {
+    fc.assert(
+      fc.property(
+        fc.array(entryArbitrary, { minLength: 1, maxLength: 40 }),
+        fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 4 }),
+        fc.array(fc.integer({ min: 0, max: 45 }), { minLength: 1, maxLength: 4 }),
+        fc.array(fc.nat(), { maxLength: 10 }),
+        (specs, query, counts, picks) => {
+          const entries = specs.map((spec, at) =>
+            makeEntry({ name: `Entry ${at}`, description: `${spec.words.join(" ")} (${at}).`, observationCount: spec.observationCount, confidence: spec.confidence, lastObserved: spec.lastObserved, filePosition: spec.filePosition }),
+          );
+          const options = { index: buildRelevanceIndex(entries), floor: { minimumKnownShare: 0, minimum: 0.3, relativeToBest: 0.2, minimumTerms: 1, minimumCoverage: 0 } };
+          const all = rankEntries(entries, { text: query.join(" ") }, options);
+          const ranking = rankingOf(entries, { text: query.join(" ") }, options);
+          for (const count of [...counts, Number.POSITIVE_INFINITY]) expect(ranking.first(count)).toEqual(all.slice(0, count));
+          const chosen = picks.map((pick) => entries[pick % entries.length]!);
+          const among = ranking.among(chosen);
+          expect([...among.values()].sort((a, b) => a.score - b.score)).toEqual(all.filter((item) => chosen.includes(item.entry)).sort((a, b) => a.score - b.score));
+          expect([...among.keys()].every((entry) => among.get(entry)!.entry === entry)).toBe(true);
+        },
+      ),
       { numRuns: 500 },
     );
   });

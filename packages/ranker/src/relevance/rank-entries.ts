@@ -138,7 +138,7 @@ const FEEDBACK_PRIOR = 3;
 /**
  * Ranks entries for a query: those that match it (over the relevance floor), best first, each
  * with its score and the reason. Relevance is BM25F over name, description and the metadata's
- * topic lines; prominence (observation count, confidence, recency) and feedback lift it, so that
+ * topic lines; prominence (observations, confidence, recency) and feedback lift it, so that
  * between equally relevant entries the proven one wins; ties keep today's order (`sortEntries`).
  * A query with no terms matches nothing: callers fall back to today's order.
  *
@@ -147,13 +147,37 @@ const FEEDBACK_PRIOR = 3;
  *   .map((ranked) => ranked.entry.name); // ["Retry With Backoff on Embedding Calls", …]
  */
 export function rankEntries<T extends Entry>(entries: readonly T[], query: RelevanceQuery, options: RankingOptions = {}): RankedEntry<T>[] {
+  return rankingOf(entries, query, options).first(options.limit ?? Number.POSITIVE_INFINITY);
+}
+
+/**
+ * `rankEntries`' ranking, read as far as it is needed: every entry is scored, but only those
+ * read are put in order and given their reasons — at 50,000 entries a query's common words match
+ * tens of thousands, of which a plan shows or names a few hundred.
+ */
+export interface Ranking<T extends Entry> {
+  /** The first `count` of the ranking (all of it, for an infinite count): `rankEntries` with that limit. */
+  first(count: number): RankedEntry<T>[];
+  /** Those of `chosen` that the ranking ranks, each as it ranks it. */
+  among(chosen: readonly T[]): Map<T, RankedEntry<T>>;
+}
+
+/**
+ * The ranking of `entries` for `query` (see `rankEntries`), to be read in part.
+ *
+ * @example
+ * const ranking = rankingOf(candidates, query, { index, orders });
+ * ranking.first(5); // the five best, the rest never put in order
+ * ranking.among(shown).get(entry)?.matchedTerms; // why an entry shown for another reason matches too
+ */
+export function rankingOf<T extends Entry>(entries: readonly T[], query: RelevanceQuery, options: RankingOptions = {}): Ranking<T> {
   const terms = queryTerms(query, options.queryWeights ?? DEFAULT_QUERY_WEIGHTS);
-  if (terms.size === 0 || entries.length === 0) return [];
+  if (terms.size === 0 || entries.length === 0) return nothingRanked();
   const index = options.index ?? buildRelevanceIndex(entries);
   const saturation = options.saturation ?? DEFAULT_RANKING.saturation;
   const floor = options.floor ?? DEFAULT_RANKING.floor;
   const prominenceWeight = options.prominenceWeight ?? DEFAULT_RANKING.prominenceWeight;
-  if (queryKnownShare(terms, index) < knownShareGate(floor, index)) return [];
+  if (queryKnownShare(terms, index) < knownShareGate(floor, index)) return nothingRanked();
 
   const { relevance, covered, termCounts, matchedPositions, rarest, queryWeight, scored } = matchQuery(entries.length, terms, index, saturation);
   let best = 0;
@@ -162,7 +186,7 @@ export function rankEntries<T extends Entry>(entries: readonly T[], query: Relev
   // A query of two or three terms is met by one that matches well.
   const termsNeeded = Math.min(floor.minimumTerms, Math.max(1, Math.floor(terms.size / 2)));
   const passing = matchedPositions.filter((position) => relevance[position]! >= threshold && termCounts[position]! >= termsNeeded && covered[position]! >= floor.minimumCoverage * queryWeight);
-  if (passing.length === 0) return [];
+  if (passing.length === 0) return nothingRanked();
 
   // Today's order and recency among the entries that match at all (over the floor or not, so
   // that the floor decides only what is left out): a large bank is not sorted whole, unless its
@@ -202,30 +226,55 @@ export function rankEntries<T extends Entry>(entries: readonly T[], query: Relev
     feedbackFactor[position] = feedbackFactorOf(options.feedback?.get(entry.contentHash));
     score[position] = relevance[position]! * (1 + prominenceWeight * prominence[position]!) * feedbackFactor[position]!;
   }
-  const top = firstInOrder(passing, options.limit ?? passing.length, (a, b) => score[b]! - score[a]! || order[a]! - order[b]!);
+  const compare = (a: number, b: number) => score[b]! - score[a]! || order[a]! - order[b]!;
 
-  // The terms each of them holds, with what each gave it (the reason, strongest first).
-  const chosen = new Map<number, Array<[string, number]>>(top.map((position) => [position, []]));
-  for (const { term, weight, idf, postings } of scored) {
-    for (let at = 0; at < postings.length; at += 2) {
-      const list = chosen.get(postings[at]!);
-      if (list === undefined) continue;
-      const count = postings[at + 1]!;
-      list.push([term, weight * idf * ((count * (saturation + 1)) / (count + saturation))]);
+  // The entries at `positions`, each with the terms it holds and what each gave it (the reason, strongest first).
+  const ranked = (positions: readonly number[]): RankedEntry<T>[] => {
+    const at = new Int32Array(entries.length).fill(-1);
+    const reasons: Array<Array<[string, number]>> = [];
+    positions.forEach((position, rank) => {
+      at[position] = rank;
+      reasons.push([]);
+    });
+    for (const { term, weight, idf, postings } of scored) {
+      for (let next = 0; next < postings.length; next += 2) {
+        const rank = at[postings[next]!]!;
+        if (rank < 0) continue;
+        const count = postings[next + 1]!;
+        reasons[rank]!.push([term, weight * idf * ((count * (saturation + 1)) / (count + saturation))]);
+      }
     }
-  }
-  return top.map((position) => ({
-    entry: entries[position]!,
-    score: score[position]!,
-    relevance: relevance[position]!,
-    prominence: prominence[position]!,
-    feedbackFactor: feedbackFactor[position]!,
-    matchedTerms: chosen
-      .get(position)!
-      .sort((a, b) => b[1] - a[1])
-      .map(([term]) => term),
-    coverage: covered[position]! / queryWeight,
-  }));
+    return positions.map((position, rank) => ({
+      entry: entries[position]!,
+      score: score[position]!,
+      relevance: relevance[position]!,
+      prominence: prominence[position]!,
+      feedbackFactor: feedbackFactor[position]!,
+      matchedTerms: reasons[rank]!.sort((a, b) => b[1] - a[1]).map(([term]) => term),
+      coverage: covered[position]! / queryWeight,
+    }));
+  };
+  // The longest beginning read so far: a shorter one is a part of it.
+  let read: RankedEntry<T>[] = [];
+  let readAll = false;
+  return {
+    first(count) {
+      if (count > read.length && !readAll) {
+        read = ranked(firstInOrder(passing, Math.min(count, passing.length), compare));
+        readAll = read.length === passing.length;
+      }
+      return read.slice(0, count);
+    },
+    among(chosen) {
+      const wanted = new Set(chosen);
+      const positions = passing.filter((position) => wanted.has(entries[position]!));
+      return new Map(ranked(positions).map((item) => [item.entry, item]));
+    },
+  };
+}
+
+function nothingRanked<T extends Entry>(): Ranking<T> {
+  return { first: () => [], among: () => new Map() };
 }
 
 // What the query's terms give each entry that holds one: its relevance (BM25F), the weight of

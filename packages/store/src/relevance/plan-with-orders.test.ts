@@ -66,3 +66,31 @@ describe("planInjection with the orders and hash prefixes worked out beforehand"
     expectSamePlans(candidates);
   });
 });
+
+describe("planInjection's reading of its ranking", () => {
+  it("reads no further than it shows: the index begins with the whole ranking's next entries, and the matched terms are the whole ranking's", async () => {
+    const { ranking } = await prepareSessionInjection({ projectRoot: join(CORPORA_DIR, "iflow-kb-2026-04"), globalStoreDir: join(CORPORA_DIR, "global-store-example") });
+    // Eight copies of the real bank's entries (2,120): common words match more entries than the index can name.
+    const candidates = Array.from({ length: 8 }, (_, copy) => ranking!.candidates.map((entry, at) => ({ ...entry, name: `${entry.name} (${copy})`, contentHash: `${copy}${at.toString(16).padStart(15, "0")}` }))).flat();
+    const options = { index: buildRelevanceIndex(candidates), orders: entryOrders(candidates) };
+    const exclude = new Set(candidates.slice(0, 3).map((entry) => entry.contentHash));
+    let longer = 0;
+    // A budget of 9,000 characters ends the index before its 150 lines; one of 60,000 does not.
+    for (const [fillWithCore, maxChars] of [[true, 9000], [false, 9000], [true, 60_000], [false, 60_000]] as const) {
+      for (const query of queries) {
+        const plan = planInjection({ candidates, limit: 20, maxChars, fillWithCore, query, exclude, index: { fetch: "mcp", share: 0.7, maxLines: 150, matchesInFull: 5 }, ranking: options });
+        const whole = plan.ranked ?? [];
+        // The first five over the floor in full, first (the rest of what is shown is the core).
+        const over = whole.map((item) => item.entry).filter((entry) => !exclude.has(entry.contentHash));
+        expect(plan.entries.slice(0, Math.min(5, over.length))).toEqual(over.slice(0, 5));
+        for (const entry of plan.entries) expect(plan.matchedTerms?.get(entry)).toEqual(whole.find((item) => item.entry === entry)?.matchedTerms);
+        const next = whole.map((item) => item.entry).filter((entry) => !plan.entries.includes(entry) && !exclude.has(entry.contentHash));
+        const named = Math.min(next.length, plan.indexed.length);
+        expect(plan.indexed.slice(0, named)).toEqual(next.slice(0, named));
+        if (next.length > plan.indexed.length) longer++;
+      }
+    }
+    // Where the ranking is longer than the index, its tail was never put in order for the plan.
+    expect(longer).toBeGreaterThan(queries.length);
+  });
+});
