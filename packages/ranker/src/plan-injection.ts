@@ -5,10 +5,10 @@ import { excludeOtherProjectsEntries } from "./exclude-other-projects-entries.js
 import { fitToBudget } from "./fit-to-budget.js";
 import { formatMemoryBlock } from "./format-memory-block.js";
 import { formatIndexLine, formatMemoryIndex, INDEX_CATEGORY_TITLES, LONGEST_INDEX_HEADING, shortHashes, type MemoryFetch } from "./format-memory-index.js";
-import { rankEntries, rankingOf, SEARCH_FLOOR, type EntryOrders, type RankedEntry, type Ranking, type RankingOptions } from "./relevance/rank-entries.js";
+import { rankEntries, rankingOf, SEARCH_FLOOR, type RankedEntry, type Ranking, type RankingOptions } from "./relevance/rank-entries.js";
 import { queryTerms, type RelevanceQuery } from "./relevance/query-terms.js";
 import { selectEntries } from "./select-entries.js";
-import { sortEntries } from "./sort-entries.js";
+import { sortEntries, type EntryOrders } from "./sort-entries.js";
 
 /** Where an injection chooses from: the files' entries, or what `injectionCandidates` made of them (e.g. cached). */
 export type InjectionSource =

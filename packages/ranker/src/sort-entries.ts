@@ -45,10 +45,41 @@ function priorityKey<T extends Entry>(entry: T, index: number): PriorityKey<T> {
 function comparePriority<T>(a: PriorityKey<T>, b: PriorityKey<T>): number {
   if (a.count !== b.count) return b.count - a.count;
   if (a.confidence !== b.confidence) return b.confidence - a.confidence;
+  return compareRecency(a, b);
+}
+
+// `comparePriority` of two entries alike but for their recency: `Last observed`, else file position.
+function compareRecency<T>(a: PriorityKey<T>, b: PriorityKey<T>): number {
   if (a.time !== null && b.time !== null) {
     if (a.time !== b.time) return b.time - a.time;
   } else if (a.time !== null) return -1;
   else if (b.time !== null) return 1;
   else if (a.position !== b.position) return b.position - a.position;
   return a.index - b.index;
+}
+
+/** Each entry's place in today's order (`sortEntries`) and in recency order, by the entry's index. */
+export interface EntryOrders {
+  order: Int32Array;
+  recency: Int32Array;
+}
+
+/**
+ * The places of `entries` in today's order (`sortEntries`) and in the order of recency alone (as
+ * `sortEntries` puts entries that differ in nothing else), for `rankEntries`' `orders` when the
+ * same entries are ranked for many queries. Each entry's keys are read once for both.
+ *
+ * @example
+ * const orders = entryOrders(candidates);
+ * orders.order[0]; // 0 when candidates[0] comes first in today's order
+ */
+export function entryOrders(entries: readonly Entry[]): EntryOrders {
+  const keys = entries.map(priorityKey);
+  return { order: placesOf([...keys].sort(comparePriority)), recency: placesOf(keys.sort(compareRecency)) };
+}
+
+function placesOf<T>(sorted: readonly PriorityKey<T>[]): Int32Array {
+  const places = new Int32Array(sorted.length);
+  sorted.forEach((key, place) => (places[key.index] = place));
+  return places;
 }

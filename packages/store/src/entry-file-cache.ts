@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import type { Entry } from "@iflow-memory/parser";
-import { metadataTopicText, tokenizeText } from "@iflow-memory/ranker";
+import { entryFieldTerms, type EntryFieldTerms } from "@iflow-memory/ranker";
 import { readTextFile } from "./read-text-file.js";
 import { SETTLE_MS } from "./settle-ms.js";
 import { shortHash } from "./short-hash.js";
@@ -94,27 +94,27 @@ export async function writeFileEntries(cache: EntryFileCache, path: string, stam
 }
 
 /**
- * What relevance's index reads of an entry — `tokenizeText` of its name, its description and its
- * metadata's topic text — as one line per field, terms separated by spaces (terms hold none).
+ * What relevance's index reads of an entry (`entryFieldTerms`) as one line per field, terms
+ * separated by spaces (terms hold none): what a file's cache keeps per entry.
  *
  * @example
  * entryTerms(entry); // "retri idempot method\nretri onli …\ninstead …"
  */
 export function entryTerms(entry: Pick<Entry, "name" | "description" | "metadataText">): string {
-  return [entry.name, entry.description, metadataTopicText(entry)].map((text) => tokenizeText(text).join(" ")).join("\n");
+  return entryFieldTerms(entry)
+    .map((terms) => terms.join(" "))
+    .join("\n");
 }
 
 /**
- * Adds what `entryTerms` gave for `entry` to `known`, keyed by each field's text, as
- * `buildRelevanceIndex` takes it: the index is then built without tokenizing these texts again.
+ * The terms `entryTerms` kept, per field again, as `buildRelevanceIndex` takes them.
  *
  * @example
- * learnTerms(known, entry, kept.terms[at]);
+ * keptFieldTerms("retri idempot\nretri onli\n"); // [["retri", "idempot"], ["retri", "onli"], []]
  */
-export function learnTerms(known: Map<string, readonly string[]>, entry: Pick<Entry, "name" | "description" | "metadataText">, terms: string): void {
+export function keptFieldTerms(terms: string): EntryFieldTerms {
   const [name = "", description = "", metadata = ""] = terms.split("\n");
-  const words = (line: string): string[] => (line === "" ? [] : line.split(" "));
-  known.set(entry.name, words(name));
-  known.set(entry.description, words(description));
-  known.set(metadataTopicText(entry), words(metadata));
+  return [words(name), words(description), words(metadata)];
 }
+
+const words = (line: string): string[] => (line === "" ? [] : line.split(" "));

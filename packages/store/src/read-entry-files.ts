@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { CATEGORIES, parseKnowledgeBank, type Category, type Entry, type Scope } from "@iflow-memory/parser";
-import { entryTerms, fileStamp, learnTerms, readFileEntries, writeFileEntries, type EntryFileCache, type FileEntries } from "./entry-file-cache.js";
+import type { EntryFieldTerms } from "@iflow-memory/ranker";
+import { entryTerms, fileStamp, keptFieldTerms, readFileEntries, writeFileEntries, type EntryFileCache, type FileEntries } from "./entry-file-cache.js";
 import { readCommittedFiles } from "./read-committed-files.js";
 import { readTextFile } from "./read-text-file.js";
 import { redactEntriesRead } from "./redact-entries-read.js";
@@ -10,8 +11,8 @@ export interface EntriesRead {
   /** Entries of anti-patterns.md, patterns.md, heuristics.md, in that order. */
   entries: Entry[];
   warnings: StoreWarning[];
-  /** With a cache: `tokenizeText` of the entries' fields, by text, for `buildRelevanceIndex`. */
-  terms?: Map<string, readonly string[]>;
+  /** With a cache: the terms kept with the entries (`entryFieldTerms`), by entry, for `buildRelevanceIndex`. */
+  terms?: Map<Entry, EntryFieldTerms>;
 }
 
 export interface ReadEntryFilesOptions {
@@ -45,8 +46,8 @@ export async function readEntryFiles(directory: string, scope: Scope, options: R
   for (const result of results) for (const warning of result.redactions) warnings.push(warning);
   if (options.terms !== true || options.cache === undefined || options.redact === undefined) return { entries, warnings };
   // A file parsed now and not kept has none: the index tokenizes its entries itself.
-  const terms = new Map<string, readonly string[]>();
-  for (const result of results) if (result.terms.length === result.entries.length) result.entries.forEach((entry, at) => learnTerms(terms, entry, result.terms[at]!));
+  const terms = new Map<Entry, EntryFieldTerms>();
+  for (const result of results) if (result.terms.length === result.entries.length) result.entries.forEach((entry, at) => terms.set(entry, keptFieldTerms(result.terms[at]!)));
   return { entries, warnings, terms };
 }
 

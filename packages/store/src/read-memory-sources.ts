@@ -1,4 +1,5 @@
 import type { Entry } from "@iflow-memory/parser";
+import type { EntryFieldTerms } from "@iflow-memory/ranker";
 import type { EntryFileCache } from "./entry-file-cache.js";
 import type { EntriesRead } from "./read-entry-files.js";
 import { readGlobalStore } from "./read-global-store.js";
@@ -11,8 +12,8 @@ export interface MemorySources {
   warnings: StoreWarning[];
   /** Files in the knowledge-bank folder that are not entry files (reported with --verbose). */
   ignoredFiles: string[];
-  /** With a cache: the entries' terms by text, for `buildRelevanceIndex` (see `readEntryFiles`). */
-  terms?: Map<string, readonly string[]>;
+  /** With a cache: the terms kept with the entries, by entry, for `buildRelevanceIndex` (see `readEntryFiles`). */
+  terms?: Map<Entry, EntryFieldTerms>;
 }
 
 /**
@@ -46,7 +47,7 @@ export async function readMemorySources(options: {
   };
 }
 
-function joinTerms(terms: Map<string, readonly string[]>, more: ReadonlyMap<string, readonly string[]> | undefined): Map<string, readonly string[]> {
-  for (const [text, words] of more ?? []) terms.set(text, words);
+function joinTerms(terms: Map<Entry, EntryFieldTerms>, more: ReadonlyMap<Entry, EntryFieldTerms> | undefined): Map<Entry, EntryFieldTerms> {
+  for (const [entry, kept] of more ?? []) terms.set(entry, kept);
   return terms;
 }

@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { makeEntry } from "../__fixtures__/make-entry.js";
-import { entryOrders, GATE_EXPONENT, GATE_VOCABULARY, knownShareGate, rankEntries, rankingOf } from "./rank-entries.js";
+import { entryOrders } from "../sort-entries.js";
+import { GATE_EXPONENT, GATE_VOCABULARY, knownShareGate, rankEntries, rankingOf } from "./rank-entries.js";
 import { buildRelevanceIndex } from "./relevance-index.js";
 
 const retries = makeEntry({ name: "Retry Embedding Calls With Backoff", description: "Embedding calls time out under load; retry them with exponential backoff and a timeout.", metadataText: "- Instead: Wrap every embedding call in the retry helper\n- Source: Feature #034" });

@@ -1,6 +1,6 @@
 import type { Confidence, Entry } from "@iflow-memory/parser";
 import { firstInOrder } from "../first-in-order.js";
-import { sortEntries } from "../sort-entries.js";
+import { entryOrders, type EntryOrders } from "../sort-entries.js";
 import { DEFAULT_QUERY_WEIGHTS, queryTerms, type QueryWeights, type RelevanceQuery } from "./query-terms.js";
 import { queryKnownShare } from "./query-known-share.js";
 import { buildRelevanceIndex, indexVocabulary, termPostings, type AnyRelevanceIndex } from "./relevance-index.js";
@@ -336,41 +336,6 @@ function sameTerms(a: ReadonlyMap<string, number>, b: ReadonlyMap<string, number
     if (term !== otherTerm || weight !== otherWeight) return false;
   }
   return true;
-}
-
-/** Each entry's place in today's order (`sortEntries`) and in recency order, by its position in the list. */
-export interface EntryOrders {
-  order: Int32Array;
-  recency: Int32Array;
-}
-
-/**
- * The places of `entries` in today's order and in recency order, for `rankEntries`' `orders`
- * when the same entries are ranked for many queries.
- *
- * @example
- * const orders = entryOrders(candidates);
- * rankEntries(candidates, { text: "flaky retries" }, { index, orders });
- */
-export function entryOrders(entries: readonly Entry[]): EntryOrders {
-  return {
-    order: rankIn(sortEntries(entries), entries),
-    recency: rankIn(sortEntries(entries.map(asUndistinguished)).map((item) => item.source), entries),
-  };
-}
-
-/** For each of `entries`, its place in `sorted`. */
-function rankIn<T>(sorted: readonly T[], entries: readonly T[]): Int32Array {
-  const places = new Map<T, number>(sorted.map((entry, place) => [entry, place]));
-  return Int32Array.from(entries, (entry) => places.get(entry)!);
-}
-
-// The same entry with nothing to tell it apart from others but its recency (`Last observed`,
-// else file position), so that today's order sorts by recency alone.
-// (The two it sorts by read one by one: an entry read from a cache has them as getters, which a
-// spread does not copy.)
-function asUndistinguished<T extends Entry>(entry: T): Entry & { source: T } {
-  return { ...entry, lastObserved: entry.lastObserved, filePosition: entry.filePosition, observationCount: 1, confidence: "medium", source: entry };
 }
 
 function prominenceOf(entry: Entry, recency: number): number {

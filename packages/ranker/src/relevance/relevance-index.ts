@@ -81,45 +81,91 @@ export function metadataTopicText(entry: Pick<Entry, "metadataText">): string {
   return entry.metadataText.replace(BOOKKEEPING, "");
 }
 
+/** `tokenizeText` of an entry's name, description and metadata's topic text (`metadataTopicText`): what the index reads of it. */
+export type EntryFieldTerms = readonly [name: readonly string[], description: readonly string[], metadata: readonly string[]];
+
+/**
+ * `tokenizeText` of an entry's three fields, as `buildRelevanceIndex` reads them.
+ *
+ * @example
+ * entryFieldTerms(entry); // [["retri", "idempot"], ["retri", "onli", …], ["instead", …]]
+ */
+export function entryFieldTerms(entry: Pick<Entry, "name" | "description" | "metadataText">): EntryFieldTerms {
+  return [tokenizeText(entry.name), tokenizeText(entry.description), tokenizeText(metadataTopicText(entry))];
+}
+
 /**
  * Builds the index of `entries` (the positions in postings are indexes into this list).
- * `known` gives `tokenizeText` of texts tokenized before (kept with a file's entries), so that
- * they are not tokenized again; a text it lacks is tokenized here.
+ * `known` gives the terms of entries tokenized before (kept with a file's entries: `entryFieldTerms`
+ * of that very entry object), so that they are not tokenized again; an entry it lacks is
+ * tokenized here.
  *
  * @example
  * const index = buildRelevanceIndex(entries);
  * JSON.parse(JSON.stringify(index)); // the same index: it can be cached
  */
-export function buildRelevanceIndex(
-  entries: readonly Pick<Entry, "name" | "description" | "metadataText">[],
+export function buildRelevanceIndex<T extends Pick<Entry, "name" | "description" | "metadataText">>(
+  entries: readonly T[],
   weights: IndexWeights = DEFAULT_INDEX_WEIGHTS,
-  known?: ReadonlyMap<string, readonly string[]>,
+  known?: (entry: T) => EntryFieldTerms | undefined,
 ): RelevanceIndex {
-  const tokens = known === undefined ? tokenizeText : (text: string) => known.get(text) ?? tokenizeText(text);
-  const fields = entries.map((entry) => [tokens(entry.name), tokens(entry.description), tokens(metadataTopicText(entry))] as const);
+  const fields = entries.map((entry) => known?.(entry) ?? entryFieldTerms(entry));
   const fieldWeights = [weights.name, weights.description, weights.metadata];
-  const averages = [0, 1, 2].map((field) => Math.max(1, fields.reduce((sum, document) => sum + document[field]!.length, 0) / Math.max(1, fields.length)));
+  const lengths = [0, 0, 0];
+  for (const document of fields) for (let field = 0; field < 3; field++) lengths[field]! += document[field]!.length;
+  const averages = lengths.map((length) => Math.max(1, length / Math.max(1, fields.length)));
   const b = weights.lengthNormalization;
 
-  const lists = new Map<string, string[]>();
+  // Terms are numbered as first met; an entry's weighted counts are summed in `counts` by number
+  // (its terms listed in `met` in the order they come, as a per-entry Map would keep them; `metBy`
+  // holds the position + 1 of the last entry that met each) and its postings appended to each
+  // term's text: no Map, list or posting object per entry and term.
+  const numbers = new Map<string, number>();
+  const terms: string[] = [];
+  const texts: string[] = [];
+  let counts = new Float64Array(1024);
+  let metBy = new Int32Array(1024);
+  const met: number[] = [];
   fields.forEach((document, position) => {
-    const weighted = new Map<string, number>();
-    document.forEach((terms, field) => {
-      const normalization = 1 - b + (b * terms.length) / averages[field]!;
-      const weight = fieldWeights[field]! / normalization;
-      for (const term of terms) weighted.set(term, (weighted.get(term) ?? 0) + weight);
-    });
-    const key = position.toString(36);
-    for (const [term, count] of weighted) {
-      const list = lists.get(term);
-      const posting = `${key}:${Math.max(1, Math.round(count * 100)).toString(36)}`;
-      if (list === undefined) lists.set(term, [posting]);
-      else list.push(posting);
+    for (let field = 0; field < 3; field++) {
+      const words = document[field]!;
+      const weight = fieldWeights[field]! / (1 - b + (b * words.length) / averages[field]!);
+      for (const term of words) {
+        let number = numbers.get(term);
+        if (number === undefined) {
+          number = terms.length;
+          numbers.set(term, number);
+          terms.push(term);
+          texts.push("");
+          if (number === counts.length) {
+            counts = grown(counts);
+            metBy = grown(metBy);
+          }
+        }
+        if (metBy[number] !== position + 1) {
+          metBy[number] = position + 1;
+          met.push(number);
+        }
+        counts[number]! += weight;
+      }
     }
+    const key = position.toString(36);
+    for (const number of met) {
+      const posting = `${key}:${Math.max(1, Math.round(counts[number]! * 100)).toString(36)}`;
+      texts[number] = texts[number] === "" ? posting : `${texts[number]},${posting}`;
+      counts[number] = 0;
+    }
+    met.length = 0;
   });
   const postings = Object.create(null) as Record<string, string>;
-  for (const [term, list] of lists) postings[term] = list.join(",");
+  terms.forEach((term, number) => (postings[term] = texts[number]!));
   return { version: 2, documents: entries.length, postings };
+}
+
+function grown<T extends Float64Array | Int32Array>(array: T): T {
+  const larger = new (array.constructor as new (length: number) => T)(array.length * 2);
+  larger.set(array);
+  return larger;
 }
 
 /**
