@@ -70,6 +70,57 @@ describe("the per-file entry cache", () => {
     expect(plain(read.local)).toEqual(plain(parsed.local));
   });
 
+  it("after an edit, takes the terms of the entries it left unchanged from the file's earlier cache, and redacts and tokenizes the rest: the same entries, warnings and index", async () => {
+    const { projectRoot, globalStoreDir, cache } = realSources();
+    await readMemorySources({ projectRoot, globalStoreDir, includeGlobal: true, cache });
+    const heuristics = join(projectRoot, "docs/knowledge-bank/heuristics.md");
+    // The earlier cache's terms of every entry, marked: an entry whose terms come from it has the mark.
+    const kept = entryFileCachePath(cache, heuristics);
+    const [header, body] = readFileSync(kept, "utf8").split("\n") as [string, string];
+    const earlier = JSON.parse(body) as { entries: Array<{ name: string; description: string }>; terms: string[] };
+    writeFileSync(kept, `${header}\n${JSON.stringify({ ...earlier, terms: earlier.terms.map((terms) => `marked ${terms}`) })}`);
+    const edited = earlier.entries[3]!;
+    const text = readFileSync(heuristics, "utf8");
+    const token = `ghp_${"a1B2c3D4e5".repeat(4)}`;
+    writeFileSync(heuristics, `${text.replace(edited.description, `${edited.description} Edited.`)}\n### Heuristic: Rotate the deploy token\nThe token ${token} was rotated.\n`);
+    // Not settled: read, not kept (as at a session start right after the edit).
+    const unsettled = { ...cache, now: Date.now };
+    const read = await readMemorySources({ projectRoot, globalStoreDir, includeGlobal: true, cache: unsettled, terms: true });
+    const parsed = await readMemorySources({ projectRoot, globalStoreDir, includeGlobal: true });
+    expect(plain(read.local)).toEqual(plain(parsed.local));
+    expect(read.warnings).toEqual(parsed.warnings);
+    expect(read.warnings.some((warning) => warning.message.includes('"Rotate the deploy token" contains a secret'))).toBe(true);
+    const terms = (name: string) => read.terms!.get(read.local.find((entry) => entry.name === name)!)?.[0];
+    expect(terms(earlier.entries[0]!.name)?.[0]).toBe("marked");
+    expect(terms(edited.name)).toBeUndefined();
+    expect(terms("Rotate the deploy token")).toBeUndefined();
+    expect(read.local.filter((entry) => entry.category === "heuristics" && read.terms!.has(entry))).toHaveLength(earlier.entries.length - 1);
+    // Kept once settled: every term worked out anew or taken over, none marked but those taken over.
+    const settled = await readMemorySources({ projectRoot, globalStoreDir, includeGlobal: true, cache, terms: true });
+    const candidates = injectionCandidates({ local: settled.local, global: settled.global, project: "project" });
+    const unmarked = (entry: (typeof candidates)[number]) => settled.terms!.get(entry)?.map((field) => field.filter((term) => term !== "marked"));
+    expect(buildRelevanceIndex(candidates, undefined, unmarked)).toEqual(buildRelevanceIndex(candidates));
+    expect(readFileSync(kept, "utf8")).not.toContain(token);
+  });
+
+  it("after an edit, redacts again an entry whose earlier version held a secret, and one that holds text redaction writes", async () => {
+    const { projectRoot, globalStoreDir, cache } = realSources();
+    const patterns = join(projectRoot, "docs/knowledge-bank/patterns.md");
+    const token = `ghp_${"a1B2c3D4e5".repeat(4)}`;
+    appendFileSync(patterns, `\n### Pattern: Rotate the deploy token\nThe token ${token} was rotated.\n`);
+    await readMemorySources({ projectRoot, globalStoreDir, includeGlobal: true, cache });
+    expect(readFileSync(entryFileCachePath(cache, patterns), "utf8")).not.toContain(token);
+    // The same entry, still holding its secret, and one written as its redacted text.
+    appendFileSync(patterns, "\n### Pattern: Rotate the deploy token again\nThe token [REDACTED] was rotated.\n");
+    const read = await readMemorySources({ projectRoot, globalStoreDir, includeGlobal: true, cache: { ...cache, now: Date.now }, terms: true });
+    const parsed = await readMemorySources({ projectRoot, globalStoreDir, includeGlobal: true });
+    expect(plain(read.local)).toEqual(plain(parsed.local));
+    expect(read.warnings).toEqual(parsed.warnings);
+    expect(JSON.stringify(read.local)).not.toContain(token);
+    expect(read.warnings.filter((warning) => warning.message.includes('"Rotate the deploy token" contains a secret'))).toHaveLength(1);
+    expect(read.terms!.has(read.local.find((entry) => entry.name === "Rotate the deploy token")!)).toBe(false);
+  });
+
   it("ignores a damaged cache file, another version's and another way of reading's, and writes it anew", async () => {
     const { projectRoot, globalStoreDir, cache } = realSources();
     const parsed = await readMemorySources({ projectRoot, globalStoreDir, includeGlobal: true });

@@ -25,8 +25,11 @@ export interface FileEntries {
   entries: Entry[];
   warnings: StoreWarning[];
   redactions: StoreWarning[];
-  /** Per entry, the terms of its name, description and metadata for relevance (`entryTerms`). */
-  terms: string[];
+  /**
+   * Per entry, the terms of its name, description and metadata for relevance (`entryTerms`); in a
+   * file read but not kept, only those known without tokenizing (`unchangedEntryTerms`).
+   */
+  terms: (string | undefined)[];
 }
 
 /** Changes with the layout of the cache files, so that an older layout is never read as this one. */
@@ -58,28 +61,79 @@ function header(cache: EntryFileCache, path: string, stamp: string, how: string)
   return JSON.stringify({ format: FORMAT, salt: cache.salt, path, stamp, how });
 }
 
+/** Entries kept for a file (`readFileEntries`): for it as it is now, or for an earlier version of it. */
+export interface KeptFileEntries extends FileEntries {
+  terms: string[];
+  /** Kept for the file as it is now (its stamp); false: for an earlier version of it, read the same way by the same build. */
+  current: boolean;
+}
+
 /**
- * The entries kept for the file at `path` when it still has `stamp` and was read the same way
- * (`how`) by the same build; null when there are none, they are stale or another version's, or
- * the cache file is damaged.
+ * The entries kept for the file at `path`, read the same way (`how`) by the same build: for the
+ * file as it is now when they were kept with its `stamp` (`current`), else for an earlier version
+ * of it — what an edit left unchanged need not be redacted and tokenized again
+ * (`unchangedEntryTerms`). Null when there are none, they are another build's or way of
+ * reading's, or the cache file is damaged.
  *
  * @example
- * (await readFileEntries(cache, path, stamp, "local patterns redacted")) ?? parseAgain();
+ * const kept = await readFileEntries(cache, path, stamp, "local patterns redacted");
+ * if (kept?.current === true) return kept;
  */
-export async function readFileEntries(cache: EntryFileCache, path: string, stamp: string, how: string): Promise<FileEntries | null> {
+export async function readFileEntries(cache: EntryFileCache, path: string, stamp: string, how: string): Promise<KeptFileEntries | null> {
   // Ours, but read as a user file (regular files only, bounded, never waiting on a FIFO).
   const file = await readTextFile(entryFileCachePath(cache, path));
   if (!("text" in file)) return null;
   const newline = file.text.indexOf("\n");
-  if (newline < 0 || file.text.slice(0, newline) !== header(cache, path, stamp, how)) return null;
+  if (newline < 0) return null;
+  const first = file.text.slice(0, newline);
+  const current = first === header(cache, path, stamp, how);
   try {
+    if (!current && !sameFileRead(JSON.parse(first) as unknown, cache, path, how)) return null;
     const body = JSON.parse(file.text.slice(newline + 1)) as Partial<FileEntries>;
     const { entries, warnings, redactions, terms } = body;
-    return Array.isArray(entries) && Array.isArray(warnings) && Array.isArray(redactions) && Array.isArray(terms) && terms.length === entries.length ? { entries, warnings, redactions, terms } : null;
+    const whole = Array.isArray(entries) && Array.isArray(warnings) && Array.isArray(redactions) && Array.isArray(terms) && terms.length === entries.length;
+    return whole && terms.every((kept) => typeof kept === "string") ? { entries, warnings, redactions, terms: terms as string[], current } : null;
   } catch {
     return null;
   }
 }
+
+// Whether a cache file's first line is one `header` writes for this file, read this way, by this build, with any stamp.
+function sameFileRead(first: unknown, cache: EntryFileCache, path: string, how: string): boolean {
+  if (first === null || typeof first !== "object") return false;
+  const { stamp, ...rest } = first as { stamp?: unknown };
+  return typeof stamp === "string" && JSON.stringify(rest) === JSON.stringify({ format: FORMAT, salt: cache.salt, path, how });
+}
+
+/**
+ * For each entry of a file read again (`entries`, not yet redacted), the terms kept for it in an
+ * earlier version of the file (`earlier`) when that version holds the same entry — the same
+ * header line, name, description and metadata — and it held no secret; else undefined. Such an
+ * entry holds no secret now either (redaction puts `[REDACTED]` in every field it changes, and
+ * finds the same in the same text), and its terms are those kept: an edit that appends a
+ * learning to a file of thousands redacts and tokenizes that one alone.
+ *
+ * @example
+ * const unchanged = unchangedEntryTerms(parsed.entries, kept);
+ * redactEntriesRead(parsed, "the store", (entry, at) => unchanged[at] !== undefined);
+ */
+export function unchangedEntryTerms(entries: readonly Entry[], earlier: FileEntries): (string | undefined)[] {
+  const byDescription = new Map<string, number[]>();
+  earlier.entries.forEach((entry, at) => {
+    if (REDACTED_FIELDS.some((field) => entry[field].includes(REDACTED))) return;
+    const same = byDescription.get(entry.description);
+    if (same === undefined) byDescription.set(entry.description, [at]);
+    else same.push(at);
+  });
+  return entries.map((entry) => {
+    const at = byDescription.get(entry.description)?.find((candidate) => REDACTED_FIELDS.every((field) => earlier.entries[candidate]![field] === entry[field]));
+    return at === undefined ? undefined : earlier.terms[at];
+  });
+}
+
+// The fields redaction reads (`redactEntry`): the others repeat their text.
+const REDACTED_FIELDS = ["headerLine", "name", "description", "metadataText"] as const;
+const REDACTED = "[REDACTED]";
 
 /**
  * Keeps what the file at `path` gave while it had `stamp`, for the next read that finds it

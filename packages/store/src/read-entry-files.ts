@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { CATEGORIES, parseKnowledgeBank, type Category, type Entry, type Scope } from "@iflow-memory/parser";
 import type { EntryFieldTerms } from "@iflow-memory/ranker";
-import { entryTerms, fileStamp, keptFieldTerms, readFileEntries, writeFileEntries, type EntryFileCache, type FileEntries } from "./entry-file-cache.js";
+import { entryTerms, fileStamp, keptFieldTerms, readFileEntries, unchangedEntryTerms, writeFileEntries, type EntryFileCache, type FileEntries } from "./entry-file-cache.js";
 import { readCommittedFiles } from "./read-committed-files.js";
 import { readTextFile } from "./read-text-file.js";
 import { redactEntriesRead } from "./redact-entries-read.js";
@@ -45,32 +45,36 @@ export async function readEntryFiles(directory: string, scope: Scope, options: R
   }
   for (const result of results) for (const warning of result.redactions) warnings.push(warning);
   if (options.terms !== true || options.cache === undefined || options.redact === undefined) return { entries, warnings };
-  // A file parsed now and not kept has none: the index tokenizes its entries itself.
+  // An entry parsed now that an earlier version of its file did not hold has none: the index tokenizes it.
   const terms = new Map<Entry, EntryFieldTerms>();
-  for (const result of results) if (result.terms.length === result.entries.length) result.entries.forEach((entry, at) => terms.set(entry, keptFieldTerms(result.terms[at]!)));
+  for (const result of results)
+    result.entries.forEach((entry, at) => {
+      const kept = result.terms[at];
+      if (kept !== undefined) terms.set(entry, keptFieldTerms(kept));
+    });
   return { entries, warnings, terms };
 }
 
 // One category file: from the cache when it is unchanged since it was kept (never a commit's
-// temporary, which `target` is not), else read, parsed, redacted and kept.
+// temporary, which `target` is not), else read, parsed, redacted and kept — what an earlier
+// version of it held unchanged taken from that version's cache, not redacted and tokenized again.
 async function readEntryFile(path: string, isTarget: boolean, file: { scope: Scope; category: Category }, options: ReadEntryFilesOptions): Promise<FileEntries> {
   const cache = options.redact !== undefined && isTarget ? options.cache : undefined;
   const how = `${file.scope} ${file.category} ${options.redact}`;
   const now = cache?.now ?? Date.now;
   const state = cache === undefined ? null : await fileStamp(path, now());
-  if (cache !== undefined && state !== null) {
-    const kept = await readFileEntries(cache, path, state.stamp, how);
-    if (kept !== null) return kept;
-  }
+  const kept = cache !== undefined && state !== null ? await readFileEntries(cache, path, state.stamp, how) : null;
+  if (kept?.current === true) return kept;
   const result = await readTextFile(path);
   if ("warning" in result) return { entries: [], warnings: [result.warning], redactions: [], terms: [] };
   if (!("text" in result)) return { entries: [], warnings: [], redactions: [], terms: [] };
   const parsed = parseKnowledgeBank(result.text, { ...file, path });
-  const read = options.redact === undefined ? parsed : redactEntriesRead(parsed, options.redact);
+  const unchanged = kept === null ? [] : unchangedEntryTerms(parsed.entries, kept);
+  const read = options.redact === undefined ? parsed : redactEntriesRead(parsed, options.redact, (_entry, at) => unchanged[at] !== undefined);
   // Kept only when the file had settled and did not change while it was read; with the terms
   // relevance's index reads, worked out once for every later read.
   const keep = cache !== undefined && state !== null && state.settled && (await fileStamp(path, now()))?.stamp === state.stamp;
-  const terms = keep ? read.entries.map(entryTerms) : [];
+  const terms = keep ? read.entries.map((entry, at) => unchanged[at] ?? entryTerms(entry)) : unchanged;
   const entries = { entries: read.entries, warnings: read.warnings.slice(0, parsed.warnings.length), redactions: read.warnings.slice(parsed.warnings.length), terms };
   if (keep) await writeFileEntries(cache, path, state.stamp, how, entries);
   return entries;
