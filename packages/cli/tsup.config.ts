@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { defineConfig } from "tsup";
+import { lazyBuiltins } from "../../scripts/lazy-builtins.js";
 
 // CommonJS dependencies bundled into ESM use require() and __filename; give them both.
 const banner = {
@@ -44,6 +45,8 @@ export default defineConfig([
     minify: true,
     sourcemap: false,
     define: { __IFLOW_MEMORY_VERSION__: JSON.stringify(version), __IFLOW_MEMORY_SPLIT__: "true" },
+    // crypto at its first use: inject after an edit hashes the few entries it adds without it.
+    esbuildPlugins: [lazyBuiltins(["crypto"])],
     esbuildOptions: (options) => {
       // bin.ts reads import.meta.url only where __dirname is missing (an ES module).
       options.logOverride = { "empty-import-meta": "silent" };

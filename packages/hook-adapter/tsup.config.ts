@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { defineConfig, type Options } from "tsup";
+import { defineConfig } from "tsup";
+import { lazyBuiltins } from "../../scripts/lazy-builtins.js";
 
 const { version } = JSON.parse(readFileSync("package.json", "utf8")) as { version: string };
 
@@ -37,7 +37,7 @@ export default defineConfig([
     target: "node20",
     platform: "node",
     noExternal: [/.*/],
-    esbuildPlugins: [lazyBuiltins(["os", "module"])],
+    esbuildPlugins: [lazyBuiltins(["os", "module", "crypto"])],
     // Left as written, so that the plugin above sees `node:module` (descriptor-io.ts imports it)
     // before tsup's own plugin would rewrite it to a plain require.
     removeNodeProtocol: false,
@@ -54,30 +54,3 @@ export default defineConfig([
     },
   },
 ]);
-
-/**
- * Node modules loaded at their first use rather than when the bundle starts: a warm session start
- * never uses `os` (`os.homedir()` only without $HOME) or `module` (`createRequire`, for the ES
- * module build only), and loading each costs about half a millisecond. Each import becomes an
- * object with a getter per export that requires the module.
- */
-function lazyBuiltins(names: string[]): NonNullable<Options["esbuildPlugins"]>[number] {
-  const require = createRequire(import.meta.url);
-  const filter = new RegExp(`^(?:node:)?(?:${names.join("|")})$`);
-  return {
-    name: "lazy-builtins",
-    setup(build) {
-      build.onResolve({ filter }, (args) =>
-        // The getters' own require is node's.
-        args.namespace === "lazy-builtin" ? { path: args.path, external: true } : { path: args.path.replace(/^node:/, ""), namespace: "lazy-builtin" },
-      );
-      build.onLoad({ filter: /.*/, namespace: "lazy-builtin" }, (args) => {
-        const name = JSON.stringify(args.path);
-        const getters = Object.keys(require(args.path) as object)
-          .filter((key) => key !== "default")
-          .map((key) => `get ${JSON.stringify(key)}() { return require(${name})[${JSON.stringify(key)}]; }`);
-        return { contents: `module.exports = { ${getters.join(", ")} };`, loader: "js" };
-      });
-    },
-  };
-}

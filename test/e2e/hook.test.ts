@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { chmodSync, closeSync, constants, cpSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync, writeSync } from "node:fs";
+import { appendFileSync, chmodSync, closeSync, constants, cpSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { CLI_BIN, copyCorpus, CORPORA_DIR, dedent, HOOK_BIN, IN_CI, makeTempDir, PROMPT_HOOK_BIN, runNode, testNodes } from "@iflow-memory/test-utils";
 import { describe, expect, it } from "vitest";
@@ -460,31 +460,7 @@ describe.each(testNodes())("on $label", ({ major, executable, missing }) => {
     ])("loads neither the parser and YAML bundle, nor crypto or workers (%s)", async (_, original) => {
       const { base, home, projectRoot } = workspace({ bank: "iflow-kb-2026-04", globalExample: true });
       if (original) useOriginalRanking(projectRoot);
-      // Which modules a run required, read as it exits: what a warm start costs is mostly loading.
-      const probe = join(base, "probe.cjs");
-      writeFileSync(
-        probe,
-        dedent`
-          const Module = require("module");
-          const builtins = [];
-          const load = Module.prototype.require;
-          Module.prototype.require = function (id) {
-            const name = id.replace(/^node:/, "");
-            if (/^(crypto|worker_threads|child_process)$/.test(name) && !builtins.includes(name)) builtins.push(name);
-            return load.apply(this, arguments);
-          };
-          // Bundles run with V8's code cache are compiled as vm scripts, not required.
-          const vm = require("vm");
-          const scripts = [];
-          vm.Script = class extends vm.Script {
-            constructor(code, options) {
-              super(code, options);
-              scripts.push(require("path").basename(options.filename));
-            }
-          };
-          process.on("exit", () => require("fs").writeSync(2, JSON.stringify({ builtins, files: [...Object.keys(require.cache).map((file) => require("path").basename(file)), ...scripts] }) + "\\n"));
-        `,
-      );
+      const probe = moduleProbe(base);
       const run = async () => JSON.parse((await hook(stdinFor(projectRoot), home, { nodeOptions: ["--require", probe] })).stderr) as unknown;
       // Files younger than two seconds are never cached (they may change again within the clock's granularity).
       await new Promise((resolve) => setTimeout(resolve, 2_100));
@@ -497,5 +473,48 @@ describe.each(testNodes())("on $label", ({ major, executable, missing }) => {
       // …and a warm start loads none of it.
       expect(warm).toEqual({ builtins: git, files: ["probe.cjs", "session-start.cjs", "session-start-run.cjs"] });
     });
+
+    it("after a learning is appended, loads the parser bundle but not crypto: the new entry is hashed without it, the others' hashes and terms come from the file's earlier cache", async () => {
+      const { base, home, projectRoot } = workspace({ bank: "iflow-kb-2026-04", globalExample: true });
+      const probe = moduleProbe(base);
+      const run = async () => hook(stdinFor(projectRoot), home, { nodeOptions: ["--require", probe] });
+      await new Promise((resolve) => setTimeout(resolve, 2_100));
+      await run();
+      appendFileSync(join(projectRoot, "docs/knowledge-bank/heuristics.md"), "\n### Heuristic: Bound Every Retry Loop\nA retry loop without a budget turns an outage into a storm.\n- Observation count: 40\n- Confidence: high\n");
+      const edited = await run();
+      expect(JSON.parse(edited.stderr)).toEqual({ builtins: ["child_process"], files: ["probe.cjs", "session-start.cjs", "session-start-run.cjs", "session-start-prepare.cjs"] });
+      expect(edited.stdout).toContain("Bound Every Retry Loop");
+    });
   });
 });
+
+// A module to preload (`--require`) that writes to stderr, as the process exits, which of crypto,
+// worker_threads and child_process it required and which files it loaded: what a start costs is
+// mostly loading.
+function moduleProbe(base: string): string {
+  const probe = join(base, "probe.cjs");
+  writeFileSync(
+    probe,
+    dedent`
+      const Module = require("module");
+      const builtins = [];
+      const load = Module.prototype.require;
+      Module.prototype.require = function (id) {
+        const name = id.replace(/^node:/, "");
+        if (/^(crypto|worker_threads|child_process)$/.test(name) && !builtins.includes(name)) builtins.push(name);
+        return load.apply(this, arguments);
+      };
+      // Bundles run with V8's code cache are compiled as vm scripts, not required.
+      const vm = require("vm");
+      const scripts = [];
+      vm.Script = class extends vm.Script {
+        constructor(code, options) {
+          super(code, options);
+          scripts.push(require("path").basename(options.filename));
+        }
+      };
+      process.on("exit", () => require("fs").writeSync(2, JSON.stringify({ builtins, files: [...Object.keys(require.cache).map((file) => require("path").basename(file)), ...scripts] }) + "\\n"));
+    `,
+  );
+  return probe;
+}

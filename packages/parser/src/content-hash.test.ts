@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { hashContent, normalizeContent } from "./content-hash.js";
+import { FEW_HASHES, hashContent, javaScriptSha256Hex, normalizeContent, sha256Hex } from "./content-hash.js";
 
 // Python's str.isspace() set, written out independently of the implementation under test.
 const PYTHON_WHITESPACE = new Set([
@@ -63,5 +63,25 @@ describe("hashContent", () => {
 describe("normalizeContent", () => {
   it("lowercases and joins the words with single spaces", () => {
     expect(normalizeContent("  Keep SKILL.md\t\tthin.\u2028 ")).toBe("keep skill.md thin.");
+  });
+});
+
+describe("sha256Hex", () => {
+  const native = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
+
+  it("gives node's SHA-256 in JavaScript for any text: every script, astral characters, lone surrogates, long texts", () => {
+    expect(javaScriptSha256Hex("abc")).toBe("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    fc.assert(
+      fc.property(fc.string({ unit: "binary", maxLength: 300 }), (text) => {
+        expect(javaScriptSha256Hex(text)).toBe(native(text));
+      }),
+      { numRuns: 1000 },
+    );
+    expect(javaScriptSha256Hex("Größe — 𝐀 ".repeat(5000))).toBe(native("Größe — 𝐀 ".repeat(5000)));
+  });
+
+  it("gives the same digests before and after it leaves JavaScript for node's crypto", () => {
+    const texts = Array.from({ length: FEW_HASHES * 3 }, (_, index) => `entry ${index} — ${"x".repeat(index)}`);
+    expect(texts.map(sha256Hex)).toEqual(texts.map(native));
   });
 });

@@ -11,6 +11,12 @@ const OPTIONS = { category: "patterns", scope: "local", path: "patterns.md" } as
 const parse = (text: string) => parseKnowledgeBank(text, OPTIONS);
 
 describe("parseKnowledgeBank", () => {
+  it("takes the content hash of a description from knownHashes instead of hashing it, and hashes the descriptions it lacks", () => {
+    const text = "### Pattern: One\nFirst.\n\n### Pattern: Two\nSecond.\n";
+    const entries = parseKnowledgeBank(text, { ...OPTIONS, knownHashes: new Map([["First.", "kept-hash"]]) }).entries;
+    expect(entries.map((entry) => entry.contentHash)).toEqual(["kept-hash", hashContent("Second.")]);
+  });
+
   it("reads an entry whole: name without its prefix, description, metadata, known fields, position and origin", () => {
     const text = dedent`
       # Patterns

@@ -8,6 +8,11 @@ export interface ParseOptions {
   scope: Scope;
   /** Where the text came from; copied into each entry's `origin` and each warning. */
   path: string;
+  /**
+   * Content hashes worked out before, by description (`hashContent` of it: an earlier read of the
+   * same file), taken instead of hashing that description again.
+   */
+  knownHashes?: ReadonlyMap<string, string>;
 }
 
 /** A problem found in a user-written file; parsing goes on past it. */
@@ -91,7 +96,7 @@ function toEntry(scan: ScanResult, header: number, end: number, filePosition: nu
     lastObserved: known["last observed"] ?? null,
     tags: parseTags(known["tags"]),
     filePosition,
-    contentHash: hashContent(description),
+    contentHash: options.knownHashes?.get(description) ?? hashContent(description),
     scope: options.scope,
     origin: { path: options.path, line: scan.lineNumbers[header]! },
   };

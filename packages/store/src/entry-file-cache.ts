@@ -131,6 +131,20 @@ export function unchangedEntryTerms(entries: readonly Entry[], earlier: FileEntr
   });
 }
 
+/**
+ * The content hashes of kept entries by description, for `parseKnowledgeBank`'s `knownHashes`:
+ * an entry's hash is that of its description as read, so a description redaction changed (it
+ * holds `[REDACTED]`) is left out.
+ *
+ * @example
+ * parseKnowledgeBank(text, { category, scope, path, knownHashes: keptContentHashes(kept) });
+ */
+export function keptContentHashes(kept: FileEntries): Map<string, string> {
+  const hashes = new Map<string, string>();
+  for (const entry of kept.entries) if (!entry.description.includes(REDACTED)) hashes.set(entry.description, entry.contentHash);
+  return hashes;
+}
+
 // The fields redaction reads (`redactEntry`): the others repeat their text.
 const REDACTED_FIELDS = ["headerLine", "name", "description", "metadataText"] as const;
 const REDACTED = "[REDACTED]";

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { CATEGORIES, parseKnowledgeBank, type Category, type Entry, type Scope } from "@iflow-memory/parser";
 import type { EntryFieldTerms } from "@iflow-memory/ranker";
-import { entryTerms, fileStamp, keptFieldTerms, readFileEntries, unchangedEntryTerms, writeFileEntries, type EntryFileCache, type FileEntries } from "./entry-file-cache.js";
+import { entryTerms, fileStamp, keptContentHashes, keptFieldTerms, readFileEntries, unchangedEntryTerms, writeFileEntries, type EntryFileCache, type FileEntries } from "./entry-file-cache.js";
 import { readCommittedFiles } from "./read-committed-files.js";
 import { readTextFile } from "./read-text-file.js";
 import { redactEntriesRead } from "./redact-entries-read.js";
@@ -68,7 +68,7 @@ async function readEntryFile(path: string, isTarget: boolean, file: { scope: Sco
   const result = await readTextFile(path);
   if ("warning" in result) return { entries: [], warnings: [result.warning], redactions: [], terms: [] };
   if (!("text" in result)) return { entries: [], warnings: [], redactions: [], terms: [] };
-  const parsed = parseKnowledgeBank(result.text, { ...file, path });
+  const parsed = parseKnowledgeBank(result.text, { ...file, path, ...(kept === null ? {} : { knownHashes: keptContentHashes(kept) }) });
   const unchanged = kept === null ? [] : unchangedEntryTerms(parsed.entries, kept);
   const read = options.redact === undefined ? parsed : redactEntriesRead(parsed, options.redact, (_entry, at) => unchanged[at] !== undefined);
   // Kept only when the file had settled and did not change while it was read; with the terms
