@@ -21,7 +21,7 @@ export function lazyBuiltins(names: string[]): NonNullable<Options["esbuildPlugi
     setup(build) {
       build.onResolve({ filter }, (args) =>
         // The getters' own require is node's.
-        args.namespace === "lazy-builtin" ? { path: args.path, external: true } : { path: args.path.replace(/^node:/, ""), namespace: "lazy-builtin" },
+        args.namespace === "lazy-builtin" ? { path: args.path, external: true } : { path: args.path.replace(/^node:/, ""), namespace: "lazy-builtin", sideEffects: false },
       );
       build.onLoad({ filter: /.*/, namespace: "lazy-builtin" }, (args) => {
         const name = JSON.stringify(args.path);

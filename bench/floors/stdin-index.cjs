@@ -1,7 +1,7 @@
 // Floor: a prompt hook that reads its stdin JSON and the cached index it would rank with — the
 // first line of the ranking cache named by argv[2] (the index's terms, and what a ranking reads
-// of every entry), parsed, its columns of numbers decoded — and does nothing else: no postings
-// read, no ranking, no ledger, no output.
+// of every entry), parsed — and does nothing else: no postings read, no ranking, no ledger, no
+// output.
 const { closeSync, openSync, readSync } = require("node:fs");
 
 require("./read-stdin.cjs")(() => {
@@ -19,7 +19,4 @@ require("./read-stdin.cjs")(() => {
   closeSync(descriptor);
   const header = JSON.parse(buffer.toString("utf8", 0, newline));
   if (!Array.isArray(header.terms)) throw new Error(`${process.argv[2]} holds no index`);
-  for (const column of ["offsets", "observationCount", "order", "recency"]) {
-    if (Buffer.from(header[column], "base64").length === 0 && header.count > 0) throw new Error(`${process.argv[2]} has no ${column}`);
-  }
 });

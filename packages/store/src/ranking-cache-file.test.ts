@@ -39,15 +39,6 @@ describe("encodeRankingCache / decodeRankingCache", () => {
     expect(entryOrders(decoded.candidates)).toEqual(ranking!.orders);
   });
 
-  it("keeps content hashes of any length, and no entries at all", async () => {
-    const { ranking } = await prepareSessionInjection(sources);
-    const candidates = ranking!.candidates.slice(0, 5).map((entry, at) => ({ ...entry, contentHash: `${entry.contentHash}${"x".repeat(at)}` }));
-    const uneven = decodeRankingCache(bytes(encodeRankingCache("f", { ...ranking!, candidates, orders: entryOrders(candidates) })), "f")!;
-    expect(uneven.candidates.map((entry) => entry.contentHash)).toEqual(candidates.map((entry) => entry.contentHash));
-    const none = decodeRankingCache(bytes(encodeRankingCache("f", { ...ranking!, candidates: [], orders: entryOrders([]) })), "f")!;
-    expect([none.candidates, [...none.orders.order]]).toEqual([[], []]);
-  });
-
   it("parses an entry's own line only when its text is asked for", async () => {
     const { ranking } = await prepareSessionInjection(sources);
     const text = encodeRankingCache("f", ranking!);
@@ -66,16 +57,12 @@ describe("encodeRankingCache / decodeRankingCache", () => {
     expect(decodeRankingCache(bytes(text.slice(0, -100)), "f")).toBeNull();
     expect(decodeRankingCache(bytes("{}\n"), "f")).toBeNull();
     expect(decodeRankingCache(bytes("not json"), "f")).toBeNull();
-    // Columns that do not hold a value for every entry, or written in the other byte order: from another build or machine, or damaged.
-    const header = JSON.parse(text.slice(0, text.indexOf("\n"))) as Record<string, unknown>;
-    const withHeader = (changed: Record<string, unknown>) => bytes(`${JSON.stringify({ ...header, ...changed })}${text.slice(text.indexOf("\n"))}`);
-    expect(decodeRankingCache(withHeader({}), "f")).not.toBeNull();
-    for (const key of ["order", "recency", "offsets", "observationCount", "contentHash", "confidence", "category", "scope"]) {
-      expect(decodeRankingCache(withHeader({ [key]: (header[key] as string).slice(4) }), "f")).toBeNull();
-      expect(decodeRankingCache(withHeader({ [key]: 7 }), "f")).toBeNull();
+    // Orders that do not hold a place for every entry: from another build, or damaged.
+    const header = JSON.parse(text.slice(0, text.indexOf("\n"))) as Record<string, unknown[]>;
+    expect(decodeRankingCache(bytes(`${JSON.stringify(header)}${text.slice(text.indexOf("\n"))}`), "f")).not.toBeNull();
+    for (const key of ["order", "recency"]) {
+      const damaged = { ...header, [key]: header[key]!.slice(1) };
+      expect(decodeRankingCache(bytes(`${JSON.stringify(damaged)}${text.slice(text.indexOf("\n"))}`), "f")).toBeNull();
     }
-    expect(decodeRankingCache(withHeader({ littleEndian: !header.littleEndian }), "f")).toBeNull();
-    expect(decodeRankingCache(withHeader({ hashWidth: 15 }), "f")).toBeNull();
-    expect(decodeRankingCache(withHeader({ count: -1 }), "f")).toBeNull();
   });
 });

@@ -15,39 +15,28 @@ export interface RankingData {
   sharedHashPrefixes: string[];
 }
 
-/**
- * The first line of a ranking cache file: everything a ranking reads of every entry, and where the
- * index's terms are. The numbers of every entry are columns, each the base64 of a typed array's
- * bytes (`littleEndian` says in which order): a header of 50,000 entries is parsed as a few long
- * strings, not as 200,000 numbers and 50,000 hashes.
- */
+/** The first line of a ranking cache file: everything a ranking reads of every entry, and where the index's terms are. */
 interface RankingHeader {
   fingerprint: string;
-  littleEndian: boolean;
   /** The index's `documents`. */
   documents: number;
   /** The index's terms, sorted (by UTF-16 code units, as `<` compares them). */
   terms: string[];
   /** Where each term's postings text starts in the file's last line, and (last) where that line ends. */
   termStarts: number[];
-  /** How many entries there are. */
-  count: number;
-  /** Float64, per entry in candidate order: where its full JSON line starts in the text after the header, and (last) where the line of postings starts. */
-  offsets: string;
-  /** Float64 per entry. */
-  observationCount: string;
+  /** Per entry, in candidate order: where its full JSON line starts in the text after the header, and (last) where the line of postings starts. */
+  offsets: number[];
+  observationCount: number[];
   /** One letter per entry: h(igh), m(edium), l(ow). */
   confidence: string;
-  /** The entries' content hashes one after the other, each `hashWidth` characters long; with a `hashWidth` of 0, separated by newlines. */
-  contentHash: string;
-  hashWidth: number;
+  contentHash: string[];
   /** One letter per entry: a(nti-patterns), h(euristics), p(atterns). */
   category: string;
   /** One letter per entry: l(ocal), g(lobal). */
   scope: string;
-  /** `EntryOrders`, Int32 each. */
-  order: string;
-  recency: string;
+  /** `EntryOrders`, as arrays. */
+  order: number[];
+  recency: number[];
   sharedHashPrefixes: string[];
 }
 
@@ -93,24 +82,19 @@ export function rankingCacheLines(fingerprint: string, ranking: RankingData): st
   // Postings are ASCII (base 36, ":" and ","): a character is a byte.
   for (const text of texts) termStarts.push(termStarts[termStarts.length - 1]! + text.length);
   const { candidates } = ranking;
-  const width = candidates[0]?.contentHash.length ?? 0;
-  const hashWidth = width > 0 && candidates.every((entry) => entry.contentHash.length === width && !entry.contentHash.includes("\n")) ? width : 0;
   const header: RankingHeader = {
     fingerprint,
-    littleEndian: LITTLE_ENDIAN,
     documents: ranking.index.documents,
     terms,
     termStarts,
-    count: candidates.length,
-    offsets: columnText(Float64Array.from(offsets)),
-    observationCount: columnText(Float64Array.from(candidates, (entry) => entry.observationCount)),
+    offsets,
+    observationCount: candidates.map((entry) => entry.observationCount),
     confidence: candidates.map((entry) => entry.confidence[0]).join(""),
-    contentHash: candidates.map((entry) => entry.contentHash).join(hashWidth > 0 ? "" : "\n"),
-    hashWidth,
+    contentHash: candidates.map((entry) => entry.contentHash),
     category: candidates.map((entry) => entry.category[0]).join(""),
     scope: candidates.map((entry) => entry.scope[0]).join(""),
-    order: columnText(ranking.orders.order),
-    recency: columnText(ranking.orders.recency),
+    order: Array.from(ranking.orders.order),
+    recency: Array.from(ranking.orders.recency),
     sharedHashPrefixes: ranking.sharedHashPrefixes,
   };
   return [`${JSON.stringify(header)}\n`, ...lines, ...texts, "\n"];
@@ -143,26 +127,22 @@ export function decodeRankingCacheHeader(header: string, fingerprint: string, bo
   } catch {
     return null;
   }
-  const { count } = parsed;
-  if (parsed.fingerprint !== fingerprint || parsed.littleEndian !== LITTLE_ENDIAN || !Number.isSafeInteger(count) || count < 0) return null;
+  const count = parsed.contentHash?.length;
+  if (parsed.fingerprint !== fingerprint || !Array.isArray(parsed.offsets) || parsed.offsets.length !== count + 1) return null;
   if (!Array.isArray(parsed.terms) || !Array.isArray(parsed.termStarts) || parsed.termStarts.length !== parsed.terms.length + 1 || typeof parsed.documents !== "number") return null;
-  const offsets = columnOf(parsed.offsets, Float64Array, count + 1);
-  const observationCount = columnOf(parsed.observationCount, Float64Array, count);
-  const order = columnOf(parsed.order, Int32Array, count);
-  const recency = columnOf(parsed.recency, Int32Array, count);
-  const hashes = hashesOf(parsed, count);
-  const letters = [parsed.confidence, parsed.category, parsed.scope].every((column) => typeof column === "string" && column.length === count);
-  if (offsets === null || observationCount === null || order === null || recency === null || hashes === null || !letters || !Array.isArray(parsed.sharedHashPrefixes)) return null;
-  const postingsStart = offsets[count]!;
+  const postingsStart = parsed.offsets[count]!;
   if (bodyBytes !== postingsStart + parsed.termStarts[parsed.terms.length]! + 1) return null;
+  if (!Array.isArray(parsed.order) || parsed.order.length !== count || !Array.isArray(parsed.recency) || parsed.recency.length !== count || !Array.isArray(parsed.sharedHashPrefixes)) return null;
   const candidates: Entry[] = [];
   for (let at = 0; at < count; at++) {
+    const start = parsed.offsets[at]!;
+    const end = parsed.offsets[at + 1]! - 1;
     candidates.push(
-      new CachedEntry(readLine, offsets[at]!, offsets[at + 1]! - 1, {
+      new CachedEntry(readLine, start, end, {
         category: CATEGORY[parsed.category[at]!]!,
-        observationCount: observationCount[at]!,
+        observationCount: parsed.observationCount[at]!,
         confidence: CONFIDENCE[parsed.confidence[at]!]!,
-        contentHash: hashes(at),
+        contentHash: parsed.contentHash[at]!,
         scope: parsed.scope[at] === "g" ? "global" : "local",
       }),
     );
@@ -193,36 +173,9 @@ export function decodeRankingCacheHeader(header: string, fingerprint: string, bo
   return {
     candidates,
     index,
-    orders: { order, recency },
+    orders: { order: Int32Array.from(parsed.order), recency: Int32Array.from(parsed.recency) },
     sharedHashPrefixes: parsed.sharedHashPrefixes,
   };
-}
-
-const LITTLE_ENDIAN = new Uint8Array(Uint16Array.of(1).buffer)[0] === 1;
-
-// A column's text: its bytes in base64.
-function columnText(values: Float64Array | Int32Array): string {
-  return Buffer.from(values.buffer, values.byteOffset, values.byteLength).toString("base64");
-}
-
-// A column read back when it holds `length` values of its kind, else null.
-function columnOf<T extends Float64Array | Int32Array>(text: unknown, Kind: { new (length: number): T; BYTES_PER_ELEMENT: number }, length: number): T | null {
-  if (typeof text !== "string") return null;
-  const bytes = Buffer.from(text, "base64");
-  if (bytes.length !== length * Kind.BYTES_PER_ELEMENT) return null;
-  // Copied into an array of its own: a view of the decoded bytes could start at an offset its kind cannot.
-  const values = new Kind(length);
-  new Uint8Array(values.buffer).set(bytes);
-  return values;
-}
-
-// The content hash of each entry, from the header's `contentHash` and `hashWidth`; null when they do not hold `count` hashes.
-function hashesOf(parsed: RankingHeader, count: number): ((at: number) => string) | null {
-  const { contentHash: text, hashWidth: width } = parsed;
-  if (typeof text !== "string" || !Number.isSafeInteger(width) || width < 0) return null;
-  if (width > 0) return text.length === count * width ? (at) => text.slice(at * width, (at + 1) * width) : null;
-  const hashes = count === 0 ? [] : text.split("\n");
-  return hashes.length === count ? (at) => hashes[at]! : null;
 }
 
 // What a ranking and a plan read of every entry (today's order and recency come worked out, in
