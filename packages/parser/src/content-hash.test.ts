@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { FEW_HASHES, hashContent, javaScriptSha256Hex, normalizeContent, sha256Hex } from "./content-hash.js";
+import { FEW_HASHES, hashContent, hashContents, javaScriptSha256Hex, normalizeContent, sha256Hex } from "./content-hash.js";
 
 // Python's str.isspace() set, written out independently of the implementation under test.
 const PYTHON_WHITESPACE = new Set([
@@ -80,8 +80,10 @@ describe("sha256Hex", () => {
     expect(javaScriptSha256Hex("Größe — 𝐀 ".repeat(5000))).toBe(native("Größe — 𝐀 ".repeat(5000)));
   });
 
-  it("gives the same digests before and after it leaves JavaScript for node's crypto", () => {
-    const texts = Array.from({ length: FEW_HASHES * 3 }, (_, index) => `entry ${index} — ${"x".repeat(index)}`);
+  it("gives the same digests before and after it leaves JavaScript for node's crypto, one at a time or in batches", () => {
+    const texts = Array.from({ length: FEW_HASHES * 3 }, (_, index) => `Entry ${index} — ${"x".repeat(index)}`);
     expect(texts.map(sha256Hex)).toEqual(texts.map(native));
+    expect(hashContents([texts[1]!, ...texts])).toEqual([texts[1]!, ...texts].map(hashContent));
+    expect(hashContents(vectors.map((vector) => vector.text))).toEqual(vectors.map((vector) => vector.hash));
   });
 });

@@ -1,4 +1,4 @@
-import { hashContent } from "./content-hash.js";
+import { hashContents } from "./content-hash.js";
 import type { Category, Confidence, Entry, Scope } from "./entry.js";
 import { stripPythonWhitespace } from "./python-whitespace.js";
 import { scanMarkdownLines, type ScanResult } from "./scan-markdown-lines.js";
@@ -60,6 +60,10 @@ export function parseKnowledgeBank(text: string, options: ParseOptions): ParseRe
     if (header >= 0) entries.push(toEntry(scan, header, index, entries.length + 1, options, keys));
     header = opens ? index : -1;
   }
+  // Hashed together, once it is known how many need it (`hashContents`): a file read whole with
+  // node's crypto, the few entries an edit added without loading it.
+  const unhashed = entries.filter((entry) => entry.contentHash === "");
+  hashContents(unhashed.map((entry) => entry.description)).forEach((hash, at) => (unhashed[at]!.contentHash = hash));
   return { entries, warnings };
 }
 
@@ -96,7 +100,8 @@ function toEntry(scan: ScanResult, header: number, end: number, filePosition: nu
     lastObserved: known["last observed"] ?? null,
     tags: parseTags(known["tags"]),
     filePosition,
-    contentHash: options.knownHashes?.get(description) ?? hashContent(description),
+    // Worked out by parseKnowledgeBank for every entry left without one.
+    contentHash: options.knownHashes?.get(description) ?? "",
     scope: options.scope,
     origin: { path: options.path, line: scan.lineNumbers[header]! },
   };
