@@ -7,6 +7,7 @@ import { entryFileCachePath, type EntryFileCache } from "./entry-file-cache.js";
 import { prepareSessionInjection } from "./prepare-session-injection.js";
 import { readKnowledgeBank } from "./read-knowledge-bank.js";
 import { readMemorySources } from "./read-memory-sources.js";
+import { planSessionStart } from "./relevance/plan-session-injection.js";
 
 const CORPORA = resolve(__dirname, "../../../test/fixtures/corpora");
 
@@ -188,5 +189,14 @@ describe("the per-file entry cache", () => {
     await prepareSessionInjection({ projectRoot, globalStoreDir, fileCache: cache });
     const cached = await prepareSessionInjection({ projectRoot, globalStoreDir, fileCache: cache });
     expect(plain(cached)).toEqual(plain(plainInjection));
+    // After an edit, read through the file's earlier cache (unchanged entries' terms and hashes
+    // taken from it): the same injection as from the files alone, and the same session plans.
+    appendFileSync(join(projectRoot, "docs/knowledge-bank/patterns.md"), "\n### Pattern: Retry Embedding Calls With a Budget\nEmbedding calls that time out are retried three times, with backoff.\n- Observation count: 7\n");
+    const edited = await prepareSessionInjection({ projectRoot, globalStoreDir, fileCache: { ...cache, now: Date.now } });
+    const editedPlain = await prepareSessionInjection({ projectRoot, globalStoreDir });
+    expect(plain(edited)).toEqual(plain(editedPlain));
+    const query = { branch: "fix/embedding-call-timeouts", changedFiles: ["semantic_memory/retry.py"], text: "retry the embedding call when it times out" };
+    expect(planSessionStart(edited, query).block).toBe(planSessionStart(editedPlain, query).block);
+    expect(planSessionStart(edited, query).block).toContain("Retry Embedding Calls With a Budget");
   });
 });
