@@ -99,11 +99,8 @@ describe("the per-file entry cache", () => {
     // Kept once settled: every term worked out anew or taken over, none marked but those taken over.
     const settled = await readMemorySources({ projectRoot, globalStoreDir, includeGlobal: true, cache, terms: true });
     const candidates = injectionCandidates({ local: settled.local, global: settled.global, project: "project" });
-    const unmarked = (entry: (typeof candidates)[number]) => {
-      const kept = settled.terms!.get(entry);
-      const strip = (terms: readonly string[]) => terms.filter((term) => term !== "marked");
-      return kept === undefined ? undefined : ([strip(kept[0]), strip(kept[1]), strip(kept[2])] as const);
-    };
+    const strip = (terms: readonly string[]) => terms.filter((term) => term !== "marked");
+    const unmarked = new Map([...settled.terms!].map(([entry, kept]) => [entry, [strip(kept[0]), strip(kept[1]), strip(kept[2])] as const]));
     expect(buildRelevanceIndex(candidates, undefined, unmarked)).toEqual(buildRelevanceIndex(candidates));
     expect(readFileSync(kept, "utf8")).not.toContain(token);
   });
@@ -179,7 +176,7 @@ describe("the per-file entry cache", () => {
     const candidates = injectionCandidates({ local: read.local, global: read.global, project: "project" });
     // The candidates are the entries read (but for the few merged or cut): their terms are kept ones.
     expect(candidates.filter((entry) => read.terms!.has(entry)).length).toBeGreaterThan(candidates.length * 0.9);
-    expect(buildRelevanceIndex(candidates, undefined, (entry) => read.terms!.get(entry))).toEqual(buildRelevanceIndex(candidates));
+    expect(buildRelevanceIndex(candidates, undefined, read.terms)).toEqual(buildRelevanceIndex(candidates));
   });
 
   it("leaves a session's injection as it was", async () => {

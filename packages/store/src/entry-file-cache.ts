@@ -88,7 +88,7 @@ export async function readFileEntries(cache: EntryFileCache, path: string, stamp
   const first = file.text.slice(0, newline);
   const current = first === header(cache, path, stamp, how);
   try {
-    if (!current && !sameFileRead(JSON.parse(first) as unknown, cache, path, how)) return null;
+    if (!current && first !== header(cache, path, stampOf(JSON.parse(first) as unknown), how)) return null;
     const body = JSON.parse(file.text.slice(newline + 1)) as Partial<FileEntries>;
     const { entries, warnings, redactions, terms } = body;
     const whole = Array.isArray(entries) && Array.isArray(warnings) && Array.isArray(redactions) && Array.isArray(terms) && terms.length === entries.length;
@@ -98,11 +98,11 @@ export async function readFileEntries(cache: EntryFileCache, path: string, stamp
   }
 }
 
-// Whether a cache file's first line is one `header` writes for this file, read this way, by this build, with any stamp.
-function sameFileRead(first: unknown, cache: EntryFileCache, path: string, how: string): boolean {
-  if (first === null || typeof first !== "object") return false;
-  const { stamp, ...rest } = first as { stamp?: unknown };
-  return typeof stamp === "string" && JSON.stringify(rest) === JSON.stringify({ format: FORMAT, salt: cache.salt, path, how });
+// The stamp a cache file's first line names: with it, `header` gives that line again when the file
+// was kept for this path, read this way, by this build.
+function stampOf(first: unknown): string {
+  const stamp = first !== null && typeof first === "object" ? (first as { stamp?: unknown }).stamp : undefined;
+  return typeof stamp === "string" ? stamp : "";
 }
 
 /**
@@ -115,7 +115,7 @@ function sameFileRead(first: unknown, cache: EntryFileCache, path: string, how: 
  *
  * @example
  * const unchanged = unchangedEntryTerms(parsed.entries, kept);
- * redactEntriesRead(parsed, "the store", (entry, at) => unchanged[at] !== undefined);
+ * redactEntriesRead(parsed, "the store", (at) => unchanged[at] !== undefined);
  */
 export function unchangedEntryTerms(entries: readonly Entry[], earlier: FileEntries): (string | undefined)[] {
   const byDescription = new Map<string, number[]>();

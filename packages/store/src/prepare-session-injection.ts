@@ -51,7 +51,7 @@ export async function prepareSessionInjection(options: { projectRoot: string; gl
     return { config, configWarnings, plan: trackedPlan(plan), warnings: sources.warnings };
   }
   // Today's order, once for today's plan and every later one.
-  const ranking = { candidates, index: buildRelevanceIndex(candidates, undefined, sources.terms === undefined ? undefined : (entry) => sources.terms!.get(entry)), orders: entryOrders(candidates), sharedHashPrefixes: sharedHashPrefixes(candidates) };
+  const ranking = { candidates, index: buildRelevanceIndex(candidates, undefined, sources.terms), orders: entryOrders(candidates), sharedHashPrefixes: sharedHashPrefixes(candidates) };
   const plan = planInjection({ candidates, limit: config.injectionLimit, maxChars: config.injectionMaxChars, ...sessionIndex(config), ranking: { orders: ranking.orders }, sharedHashPrefixes: ranking.sharedHashPrefixes });
   return { config, configWarnings, plan: trackedPlan(plan), ranking, warnings: sources.warnings };
 }

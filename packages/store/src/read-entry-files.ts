@@ -70,7 +70,7 @@ async function readEntryFile(path: string, isTarget: boolean, file: { scope: Sco
   if (!("text" in result)) return { entries: [], warnings: [], redactions: [], terms: [] };
   const parsed = parseKnowledgeBank(result.text, { ...file, path, ...(kept === null ? {} : { knownHashes: keptContentHashes(kept) }) });
   const unchanged = kept === null ? [] : unchangedEntryTerms(parsed.entries, kept);
-  const read = options.redact === undefined ? parsed : redactEntriesRead(parsed, options.redact, (_entry, at) => unchanged[at] !== undefined);
+  const read = options.redact === undefined ? parsed : redactEntriesRead(parsed, options.redact, (at) => unchanged[at] !== undefined);
   // Kept only when the file had settled and did not change while it was read; with the terms
   // relevance's index reads, worked out once for every later read.
   const keep = cache !== undefined && state !== null && state.settled && (await fileStamp(path, now()))?.stamp === state.stamp;

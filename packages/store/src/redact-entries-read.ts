@@ -1,22 +1,22 @@
-import { redactEntry, type Entry } from "@iflow-memory/parser";
+import { redactEntry } from "@iflow-memory/parser";
 import type { EntriesRead } from "./read-entry-files.js";
 
 /**
  * What was read, with every secret in every field of every entry replaced by `[REDACTED]` and a
  * warning for each entry that held one: the read path's one choke point, so that nothing shown,
  * injected, cached, tracked, exported or served over MCP carries a secret, whoever wrote the file.
- * `known` tells the entries known to hold no secret (the same text as one found clean before:
- * `unchangedEntryTerms`), which are not searched again.
+ * `secretFree` tells the entries known to hold no secret (the same text as one found clean
+ * before: `unchangedEntryTerms`), which are not searched again.
  *
  * @example
  * redactEntriesRead(await readEntryFiles(directory, "global"), "the store");
  * // an entry "### Rotate ghp_…" comes back as "### Rotate [REDACTED]", with a warning
  */
-export function redactEntriesRead<T extends EntriesRead>(read: T, where: string, known?: (entry: Entry, at: number) => boolean): T {
+export function redactEntriesRead<T extends EntriesRead>(read: T, where: string, secretFree?: (at: number) => boolean): T {
   const warnings = [...read.warnings];
   let changed = false;
   const entries = read.entries.map((entry, at) => {
-    if (known?.(entry, at) === true) return entry;
+    if (secretFree?.(at) === true) return entry;
     const { entry: clean, kinds } = redactEntry(entry);
     if (kinds.length === 0) return entry;
     changed = true;

@@ -107,9 +107,9 @@ export function entryFieldTerms(entry: Pick<Entry, "name" | "description" | "met
 export function buildRelevanceIndex<T extends Pick<Entry, "name" | "description" | "metadataText">>(
   entries: readonly T[],
   weights: IndexWeights = DEFAULT_INDEX_WEIGHTS,
-  known?: (entry: T) => EntryFieldTerms | undefined,
+  known?: ReadonlyMap<T, EntryFieldTerms>,
 ): RelevanceIndex {
-  const fields = entries.map((entry) => known?.(entry) ?? entryFieldTerms(entry));
+  const fields = entries.map((entry) => known?.get(entry) ?? entryFieldTerms(entry));
   const fieldWeights = [weights.name, weights.description, weights.metadata];
   const lengths = [0, 0, 0];
   for (const document of fields) for (let field = 0; field < 3; field++) lengths[field]! += document[field]!.length;
