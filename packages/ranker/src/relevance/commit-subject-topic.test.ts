@@ -41,6 +41,7 @@ describe("commitSubjectTopic", () => {
     "...",
     "fixup! wip",
     "",
+    "1.2.3 → 1.2.4",
   ])("gives no topic for %j", (subject) => {
     expect(commitSubjectTopic(subject)).toBeNull();
   });
@@ -56,6 +57,9 @@ describe("commitSubjectTopic", () => {
     ["Revert to atomic writes for the state files", "Revert to atomic writes for the state files"],
     ["Fix typing of the retry config", "Fix typing of the retry config"],
     ["Release the store lock when promotion fails", "Release the store lock when promotion fails"],
+    // Letters, none of them ASCII.
+    ["Überprüfe Größe", "Überprüfe Größe"],
+    ["修复嵌入调用超时", "修复嵌入调用超时"],
   ])("keeps what %j says about the work", (subject, topic) => {
     expect(commitSubjectTopic(subject)).toBe(topic);
   });

@@ -1,14 +1,18 @@
 import { stemmer } from "stemmer";
 import { STOP_WORDS } from "./stop-words.js";
 
-const UNICODE = {
-  // A word is a run of letters and digits; everything else (space, punctuation, `/ . _ - #`)
-  // separates words, so a path or an identifier falls apart into its parts.
-  notWord: /[^\p{L}\p{N}]+/u,
-  // Where camelCase and PascalCase words meet: "askUser" → "ask" "User", "HTTPServer" → "HTTP" "Server".
-  camelBoundary: /(?<=\p{Ll})(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})|(?<=\p{L})(?=\p{N})|(?<=\p{N})(?=\p{L})/u,
-  digits: /^\p{N}+$/u,
-};
+// Made at first use, for text that is not all ASCII: constructing a Unicode property class costs
+// a hook some 0.4 ms, and most hooks tokenize nothing, or ASCII text only.
+let unicode: typeof ASCII | undefined;
+const UNICODE = (): typeof ASCII =>
+  (unicode ??= {
+    // A word is a run of letters and digits; everything else (space, punctuation, `/ . _ - #`)
+    // separates words, so a path or an identifier falls apart into its parts.
+    notWord: /[^\p{L}\p{N}]+/u,
+    // Where camelCase and PascalCase words meet: "askUser" → "ask" "User", "HTTPServer" → "HTTP" "Server".
+    camelBoundary: /(?<=\p{Ll})(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})|(?<=\p{L})(?=\p{N})|(?<=\p{N})(?=\p{L})/u,
+    digits: /^\p{N}+$/u,
+  });
 // The same for text that is all ASCII, where \p{L} is [A-Za-z], \p{Ll} [a-z], \p{Lu} [A-Z] and
 // \p{N} [0-9]: the same terms, without compiling Unicode property classes (some 2 ms at a hook's
 // first text, most often a branch name, file paths or a prompt in ASCII).
@@ -34,7 +38,7 @@ const ALL_ASCII = /^[\x00-\x7f]*$/;
  */
 export function tokenizeText(text: string): string[] {
   const terms: string[] = [];
-  for (const word of text.split(ALL_ASCII.test(text) ? ASCII.notWord : UNICODE.notWord)) {
+  for (const word of text.split(ALL_ASCII.test(text) ? ASCII.notWord : UNICODE().notWord)) {
     if (word === "") continue;
     let found = WORD_TERMS.get(word);
     if (found === undefined) {
@@ -55,7 +59,7 @@ const PLAIN_WORD = /^[a-z]+$/;
 function wordTerms(word: string): readonly string[] {
   // Most words are plain lowercase: no identifier to split.
   if (PLAIN_WORD.test(word)) return word.length < 2 || STOP_WORDS.has(word) ? [] : [stemmer(word)];
-  const { camelBoundary, digits } = ALL_ASCII.test(word) ? ASCII : UNICODE;
+  const { camelBoundary, digits } = ALL_ASCII.test(word) ? ASCII : UNICODE();
   const terms: string[] = [];
   const parts = word.split(camelBoundary);
   if (parts.length > 1) {
