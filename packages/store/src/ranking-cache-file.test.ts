@@ -50,6 +50,31 @@ describe("encodeRankingCache / decodeRankingCache", () => {
     expect(() => decoded.candidates[1]!.description).toThrow(SyntaxError);
   });
 
+  it("reads an entry's name from the start of its line alone, whatever the name holds", async () => {
+    const { ranking } = await prepareSessionInjection(sources);
+    const names = [
+      'a "quoted" name \\ with a backslash, and one at its end \\',
+      "€".repeat(160), // three-byte characters, and the next field's cut in the middle of one by the bytes read
+      `${"long ".repeat(150)}name`, // past the bytes read for a name: the whole line is parsed
+      "\u0000 control\ncharacters\u001f and \ud800 a lone surrogate",
+    ];
+    const candidates = ranking!.candidates.map((entry, at) => (at < names.length ? { ...entry, name: names[at]!, ...(at === 1 ? { headerLine: `### x${"€".repeat(20)}` } : {}) } : entry));
+    const text = encodeRankingCache("f", { ...ranking!, candidates });
+    const intact = decodeRankingCache(bytes(text), "f")!;
+    expect(intact.candidates.slice(0, names.length).map((entry) => entry.name)).toEqual(names);
+    // Each line broken after its name (same length: the offsets hold): a name that fits is read
+    // without the rest of its line, which only its other fields need.
+    const lines = text.split("\n").map((line, at) => {
+      if (at === 0 || at > names.length) return line;
+      const nameEnd = line.indexOf('","headerLine"') + 1;
+      return line.slice(0, nameEnd) + "x".repeat(Buffer.byteLength(line.slice(nameEnd)));
+    });
+    const broken = decodeRankingCache(bytes(lines.join("\n")), "f")!.candidates;
+    expect([broken[0]!.name, broken[1]!.name, broken[3]!.name]).toEqual([names[0], names[1], names[3]]);
+    expect(() => broken[2]!.name).toThrow(SyntaxError);
+    expect(() => broken[0]!.description).toThrow(SyntaxError);
+  });
+
   it("is no cache under another fingerprint, torn, or not a cache at all", async () => {
     const { ranking } = await prepareSessionInjection(sources);
     const text = encodeRankingCache("f", ranking!);

@@ -183,6 +183,23 @@ export function decodeRankingCacheHeader(header: string, fingerprint: string, bo
 type RankedFields = Pick<Entry, "category" | "observationCount" | "confidence" | "contentHash" | "scope">;
 
 // An entry whose text is read from its cache line when first asked for.
+// How much of an entry's line is read for its name alone: more than any name but a rare one.
+const NAME_BYTES = 512;
+
+/**
+ * The name an entry's line begins with (its JSON has `name` first, as the parser makes entries),
+ * or null when it begins otherwise or its name goes on past `text` (a part of the line).
+ */
+function nameAtStart(text: string): string | null {
+  if (!text.startsWith('{"name":"')) return null;
+  for (let at = text.indexOf('"', 9); at !== -1; at = text.indexOf('"', at + 1)) {
+    let backslashes = 0;
+    while (text.charCodeAt(at - 1 - backslashes) === 92) backslashes++;
+    if (backslashes % 2 === 0) return JSON.parse(text.slice(8, at + 1)) as string;
+  }
+  return null;
+}
+
 class CachedEntry implements Entry {
   readonly category: Category;
   readonly observationCount: number;
@@ -194,6 +211,7 @@ class CachedEntry implements Entry {
   #start: number;
   #end: number;
   #full: Entry | undefined;
+  #name: string | undefined;
 
   constructor(readLine: (start: number, end: number) => string, start: number, end: number, fields: RankedFields) {
     this.#readLine = readLine;
@@ -207,7 +225,10 @@ class CachedEntry implements Entry {
   }
 
   get name(): string {
-    return this.#entry().name;
+    if (this.#full !== undefined) return this.#full.name;
+    // An index line shows an entry's name alone: read from the start of its line, not all of it.
+    this.#name ??= nameAtStart(this.#readLine(this.#start, Math.min(this.#end, this.#start + NAME_BYTES))) ?? this.#entry().name;
+    return this.#name;
   }
   get lastObserved(): string | null {
     return this.#entry().lastObserved;
