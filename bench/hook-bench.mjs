@@ -8,6 +8,7 @@ import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSy
 import { cpus, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { IN_PROCESS_MAX_BYTES } from "@iflow-memory/hook-adapter";
 import { realCopies } from "./real-copies.mjs";
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -266,13 +267,13 @@ for (let run = 0; run < RUNS; run++) {
 // after one would not be warm. Each timed start follows one learning appended to a file whose
 // entries were kept as it was before (as after a retrospective): before each edit, the files
 // settle since the last one (two seconds) and a start, not timed, keeps them — else the n-th run
-// would find n learnings its file's kept version lacks. Files over 4 MiB (50,000 entries) are not
-// parsed by the start but by a background process (see below): those scenarios run after the
-// others, one edit after the other, as before.
+// would find n learnings its file's kept version lacks. Banks over the hook's in-process limit
+// (50,000 entries; their global stores are empty) are not parsed by the start but by a background
+// process (see below): those scenarios run after the others, one edit after the other, as before.
 const SETTLE_WAIT_MS = 2_100;
 const bankBytes = (scenario) => readdirSync(join(scenario.root, "docs/knowledge-bank")).reduce((sum, name) => sum + statSync(join(scenario.root, "docs/knowledge-bank", name)).size, 0);
 const edited = scenarios.filter((item) => item.afterEdit === true);
-const parsedInTheStart = edited.filter((scenario) => bankBytes(scenario) <= 4 * 1024 * 1024);
+const parsedInTheStart = edited.filter((scenario) => bankBytes(scenario) <= IN_PROCESS_MAX_BYTES);
 for (let run = 0; run < RUNS; run++) {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, SETTLE_WAIT_MS);
   for (const scenario of parsedInTheStart) runHook(scenario, { cold: false });

@@ -182,7 +182,6 @@ export function decodeRankingCacheHeader(header: string, fingerprint: string, bo
 // `RankingData.orders`): the rest, dates and positions included, is read from the entry's line.
 type RankedFields = Pick<Entry, "category" | "observationCount" | "confidence" | "contentHash" | "scope">;
 
-// An entry whose text is read from its cache line when first asked for.
 // How much of an entry's line is read for its name alone: more than any name but a rare one.
 const NAME_BYTES = 512;
 
@@ -200,6 +199,7 @@ function nameAtStart(text: string): string | null {
   return null;
 }
 
+// An entry whose text is read from its cache line when first asked for.
 class CachedEntry implements Entry {
   readonly category: Category;
   readonly observationCount: number;
