@@ -1,6 +1,6 @@
 import { mkdirSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { findProjectRoot, injectionFingerprint, readTextFileSync, resolveGlobalStoreDir, shortHash, storeCacheDir, writeFileAtomically } from "@iflow-memory/store";
+import { findProjectRoot, injectionFingerprint, pruneStoreCache, readTextFileSync, resolveGlobalStoreDir, shortHash, storeCacheDir, writeFileAtomically } from "@iflow-memory/store";
 import type { InjectOptions } from "./inject-command.js";
 import type { InjectOutput } from "./inject-output.js";
 import type { CliIO } from "./io.js";
@@ -67,7 +67,8 @@ export function readCachedInjectOutput(slot: InjectCacheSlot): InjectOutput | nu
 /**
  * Saves `output` in `slot` (atomically, mode 0600: it holds memory text) when its files were
  * settled and are unchanged since it was keyed, and the global store's folder exists (a cache
- * is no reason to make one). Never throws: a cache not saved costs the next run its speed only.
+ * is no reason to make one), and then removes the caches no session has used for a month
+ * (`pruneStoreCache`, once a day at most). Never throws: a cache not saved costs the next run its speed only.
  */
 export async function saveInjectOutput(slot: InjectCacheSlot, output: InjectOutput): Promise<void> {
   try {
@@ -76,6 +77,7 @@ export async function saveInjectOutput(slot: InjectCacheSlot, output: InjectOutp
     if (statSync(dirname(cacheDir), { throwIfNoEntry: false })?.isDirectory() !== true) return;
     mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
     await writeFileAtomically(slot.path, JSON.stringify({ key: slot.key, output }), { durable: false, mode: 0o600 });
+    pruneStoreCache(cacheDir);
   } catch {
     // not saved
   }

@@ -10,6 +10,7 @@ import { configPath } from "./read-config.js";
 import { FEEDBACK_FILE } from "./read-feedback.js";
 import { knowledgeBankDir } from "./read-knowledge-bank.js";
 import { readTextFileSync } from "./read-text-file.js";
+import { pruneStoreCache } from "./prune-store-cache.js";
 import { decodeRankingCacheHeader, rankingCacheLines, type RankingData } from "./ranking-cache-file.js";
 import { shortHash } from "./short-hash.js";
 import { writeFileAtomically } from "./write-file-atomically.js";
@@ -234,7 +235,8 @@ function readFirstLine(descriptor: number): { text: string; bytes: number } | nu
 /**
  * Saves an injection with the fingerprint of the files it came from (atomically, mode 0600:
  * it holds memory text): what relevance ranks in a file of its own (`rankingCachePath`), written
- * first, and the rest — small, read at every session start — in `path`.
+ * first, and the rest — small, read at every session start — in `path`. Then, once a day at
+ * most, removes the caches no session has used for a month (`pruneStoreCache`).
  *
  * @example
  * await writeCachedInjection(injectionCachePath(store, root), fingerprint, injection);
@@ -243,6 +245,8 @@ export async function writeCachedInjection(path: string, fingerprint: string, in
   const { ranking, ...rest } = injection;
   if (ranking !== undefined) await writeFileAtomically(rankingCachePath(path), rankingCacheLines(fingerprint, ranking), { durable: false });
   await writeFileAtomically(path, JSON.stringify({ fingerprint, injection: rest }), { durable: false });
+  // Where caches are made, the caches of projects and files long gone are removed (once a day at most).
+  pruneStoreCache(dirname(path));
 }
 
 /** Where the last relevance plan made from a cached injection is kept: beside it. */

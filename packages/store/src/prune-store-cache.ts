@@ -1,0 +1,69 @@
+import { closeSync, lstatSync, openSync, readdirSync, statSync, unlinkSync, utimesSync } from "node:fs";
+import { join } from "node:path";
+
+/** A cache not read or written for this long is removed by `pruneStoreCache`. */
+export const CACHE_MAX_AGE_MS = 30 * 24 * 60 * 60 * 1000;
+/** The cache folder is looked over at most this often (its `.pruned` marker's time says when last). */
+const PRUNE_EVERY_MS = 24 * 60 * 60 * 1000;
+/** What a write that did not finish left (a process killed between its write and its rename) is removed after this long. */
+const TEMPORARY_MAX_AGE_MS = 24 * 60 * 60 * 1000;
+const MARKER = ".pruned";
+
+// What is kept per project (the hooks' injection, its ranking and plan, git's log, the inject
+// command's output, a background refresh's claim) and per memory file (`files/`); the temporary
+// files of atomic writes beside them. Anything else in the folder is left alone.
+const PROJECT_CACHE = /^(?:injection|git-log|inject)-[0-9a-f]+(?:\.plan|\.ranking)?\.json(?:\.refreshing)?$/;
+const FILE_CACHE = /^[0-9a-f]+-[0-9a-f]+\.json$/;
+const TEMPORARY = /\.(?:iflow-)?[0-9a-f]+\.tmp$/;
+
+/**
+ * Removes from a global store's cache folder (`.cache`) what no session has used for
+ * `CACHE_MAX_AGE_MS`: the caches of projects and memory files since deleted or left (a worktree
+ * or a scratch clone makes its own), which nothing else would remove. Used means read or written
+ * (the later of its access and modification times; where the file system keeps no access times, a
+ * cache in use but unchanged for that long is removed and made again at the next session start).
+ * Looks at most once a day, so that it can be called wherever caches are written; never follows
+ * links, never touches V8's code caches, the sessions' ledgers (pruned on their own) or anything
+ * it does not know. Returns how many files it removed; never throws.
+ *
+ * @example
+ * pruneStoreCache(storeCacheDir("/home/ada/.claude/iflow/memory")); // 0, or what it removed
+ */
+export function pruneStoreCache(cacheDir: string, now = Date.now()): number {
+  try {
+    const marker = join(cacheDir, MARKER);
+    const last = statSync(marker, { throwIfNoEntry: false });
+    // A marker in the future (the clock was set back) does not hold the pruning off.
+    if (last !== undefined && last.mtimeMs <= now && now - last.mtimeMs < PRUNE_EVERY_MS) return 0;
+    // Marked first: a folder that cannot be marked is not looked over at every call.
+    closeSync(openSync(marker, "w", 0o600));
+    utimesSync(marker, now / 1000, now / 1000);
+    return pruneFolder(cacheDir, PROJECT_CACHE, now) + pruneFolder(join(cacheDir, "files"), FILE_CACHE, now);
+  } catch {
+    return 0;
+  }
+}
+
+function pruneFolder(folder: string, pattern: RegExp, now: number): number {
+  let names: string[];
+  try {
+    names = readdirSync(folder);
+  } catch {
+    return 0;
+  }
+  let removed = 0;
+  for (const name of names) {
+    const temporary = TEMPORARY.test(name);
+    if (!temporary && !pattern.test(name)) continue;
+    const path = join(folder, name);
+    try {
+      const info = lstatSync(path);
+      if (!info.isFile() || now - Math.max(info.atimeMs, info.mtimeMs) <= (temporary ? TEMPORARY_MAX_AGE_MS : CACHE_MAX_AGE_MS)) continue;
+      unlinkSync(path);
+      removed += 1;
+    } catch {
+      // gone already, or not ours to remove
+    }
+  }
+  return removed;
+}
