@@ -11,7 +11,7 @@ import { FEEDBACK_FILE } from "./read-feedback.js";
 import { knowledgeBankDir } from "./read-knowledge-bank.js";
 import { readTextFileSync } from "./read-text-file.js";
 import { pruneStoreCache } from "./prune-store-cache.js";
-import { decodeRankingCacheHeader, rankingCacheLines, type RankingData } from "./ranking-cache-file.js";
+import { decodeRankingCacheHeader, rankingCachePieces, type RankingData } from "./ranking-cache-file.js";
 import { shortHash } from "./short-hash.js";
 import { writeFileAtomically } from "./write-file-atomically.js";
 
@@ -243,7 +243,7 @@ function readFirstLine(descriptor: number): { text: string; bytes: number } | nu
  */
 export async function writeCachedInjection(path: string, fingerprint: string, injection: SessionInjection): Promise<void> {
   const { ranking, ...rest } = injection;
-  if (ranking !== undefined) await writeFileAtomically(rankingCachePath(path), rankingCacheLines(fingerprint, ranking), { durable: false });
+  if (ranking !== undefined) await writeFileAtomically(rankingCachePath(path), rankingCachePieces(fingerprint, ranking), { durable: false });
   await writeFileAtomically(path, JSON.stringify({ fingerprint, injection: rest }), { durable: false });
   // Where caches are made, the caches of projects and files long gone are removed (once a day at most).
   pruneStoreCache(dirname(path));

@@ -1,5 +1,6 @@
 import type { Category, Confidence, Entry, Scope } from "@iflow-memory/parser";
 import { indexTerms, type AnyRelevanceIndex, type EntryOrders, type RelevanceIndexReader } from "@iflow-memory/ranker";
+import { encodeLossless } from "./lossless-utf8.js";
 
 /**
  * What relevance ranks: the candidates of an injection and their full-text index, with what
@@ -52,27 +53,27 @@ const CATEGORY: Record<string, Category> = { a: "anti-patterns", h: "heuristics"
  * parsing 50,000 descriptions, or the postings of terms no query asked for.
  *
  * @example
- * writeFileAtomically(rankingCachePath(path), encodeRankingCache(fingerprint, injection.ranking));
+ * decodeRankingCache(Buffer.from(encodeRankingCache(fingerprint, injection.ranking)), fingerprint);
  */
 export function encodeRankingCache(fingerprint: string, ranking: RankingData): string {
-  return rankingCacheLines(fingerprint, ranking).join("");
+  return Buffer.concat(rankingCachePieces(fingerprint, ranking)).toString("utf8");
 }
 
 /**
- * `encodeRankingCache`'s text in pieces (its lines, the last one a piece per term), for
- * `writeFileAtomically` to write one after the other: at 50,000 entries the whole text is some
- * 80 MB.
+ * `encodeRankingCache`'s bytes in pieces (its first line, a piece per entry's line, the
+ * postings), for `writeFileAtomically` to write one after the other: at 50,000 entries the file
+ * is some 80 MB. Each entry's line is encoded once, which gives the offsets of the first line.
  *
  * @example
- * writeFileAtomically(rankingCachePath(path), rankingCacheLines(fingerprint, injection.ranking));
+ * writeFileAtomically(rankingCachePath(path), rankingCachePieces(fingerprint, injection.ranking));
  */
-export function rankingCacheLines(fingerprint: string, ranking: RankingData): string[] {
-  const lines = ranking.candidates.map((entry) => `${JSON.stringify(entry)}\n`);
+export function rankingCachePieces(fingerprint: string, ranking: RankingData): Uint8Array[] {
+  const lines = ranking.candidates.map((entry) => encodeLossless(`${JSON.stringify(entry)}\n`));
   const offsets: number[] = [];
   let offset = 0;
   for (const line of lines) {
     offsets.push(offset);
-    offset += Buffer.byteLength(line);
+    offset += line.length;
   }
   offsets.push(offset);
   const postings = new Map(indexTerms(ranking.index));
@@ -97,7 +98,7 @@ export function rankingCacheLines(fingerprint: string, ranking: RankingData): st
     recency: Array.from(ranking.orders.recency),
     sharedHashPrefixes: ranking.sharedHashPrefixes,
   };
-  return [`${JSON.stringify(header)}\n`, ...lines, ...texts, "\n"];
+  return [encodeLossless(`${JSON.stringify(header)}\n`), ...lines, Buffer.from(`${texts.join("")}\n`, "latin1")];
 }
 
 /**

@@ -30,6 +30,19 @@ describe("writeFileAtomically in pieces", () => {
     await writeFileAtomically(path, large, { durable: false });
     expect(readFileSync(path, "utf8")).toBe(large.join(""));
   });
+
+  it("writes pieces of bytes one after the other, small and large, a single one and none", async () => {
+    const path = join(makeTempDir(), "cache.json");
+    // Some 3 MB in small pieces, then one over a megabyte between small ones.
+    const pieces = Array.from({ length: 30_000 }, (_, at) => Buffer.from(`${"aé€😀".repeat((at % 37) + 1)} ${at}\n`));
+    for (const content of [pieces, [Buffer.from("{\n"), Buffer.alloc(1_500_000, 0x61), Buffer.from("\n}\n")], [Buffer.from([0xff, 0x00])]]) {
+      await writeFileAtomically(path, content, { durable: false });
+      expect(readFileSync(path).equals(Buffer.concat(content))).toBe(true);
+    }
+    await writeFileAtomically(path, [] as Uint8Array[], { durable: false });
+    expect(readFileSync(path).length).toBe(0);
+    expect(readdirSync(join(path, ".."))).toEqual(["cache.json"]);
+  });
 });
 
 describe("errorMessage", () => {

@@ -11,13 +11,14 @@ import { StoreError } from "./store-error.js";
  * repository keeps the mode it had). `durable: false` skips the
  * fsync, for files that are cheap to lose in a power cut but written at every session start
  * (the tracking file, the injection cache); the rename still keeps them whole. `content` may be
- * given as pieces (written one after the other, never joined whole: a cache of many megabytes).
+ * given as pieces of text or of bytes (written one after the other, never joined whole: a cache
+ * of many megabytes).
  *
  * @example
  * await writeFileAtomically("/home/ada/.claude/rules/iflow-memory.md", rules);
  * await writeFileAtomically(trackingPath(store), record, { durable: false });
  */
-export async function writeFileAtomically(path: string, content: string | Uint8Array | readonly string[], options: { durable?: boolean; mode?: number } = {}): Promise<void> {
+export async function writeFileAtomically(path: string, content: string | Uint8Array | readonly string[] | readonly Uint8Array[], options: { durable?: boolean; mode?: number } = {}): Promise<void> {
   // Synchronous on purpose: the hook writes its tracking file at every session start, where
   // loading fs/promises or a write library costs more than the write.
   const temporary = `${path}.iflow-${uniqueSuffix()}.tmp`;
@@ -42,14 +43,28 @@ export async function writeFileAtomically(path: string, content: string | Uint8A
 }
 
 // Content given in pieces (lines of a cache of many megabytes) is encoded a megabyte or so at a
-// time, so that neither the whole text nor its bytes are ever held at once.
-function* encodedPieces(content: string | Uint8Array | readonly string[]): Generator<Uint8Array> {
+// time, so that neither the whole text nor its bytes are ever held at once; pieces of bytes are
+// gathered a megabyte or so at a time, so that thousands of lines are not thousands of writes.
+function* encodedPieces(content: string | Uint8Array | readonly string[] | readonly Uint8Array[]): Generator<Uint8Array> {
   if (typeof content === "string") yield encodeLossless(content);
   else if (content instanceof Uint8Array) yield content;
-  else {
+  else if (content.length > 0 && typeof content[0] !== "string") {
+    let batch: Uint8Array[] = [];
+    let length = 0;
+    for (const piece of content as readonly Uint8Array[]) {
+      batch.push(piece);
+      length += piece.length;
+      if (length >= 1 << 20) {
+        yield batch.length === 1 ? piece : Buffer.concat(batch, length);
+        batch = [];
+        length = 0;
+      }
+    }
+    if (batch.length > 0) yield Buffer.concat(batch, length);
+  } else {
     let batch: string[] = [];
     let length = 0;
-    for (const piece of content) {
+    for (const piece of content as readonly string[]) {
       // A piece of a megabyte or more is encoded on its own, never copied into a batch.
       if (piece.length >= 1 << 20 && batch.length > 0) {
         yield encodeLossless(batch.join(""));
