@@ -122,7 +122,9 @@ export function buildRelevanceIndex<T extends Pick<Entry, "name" | "description"
   // term's text: no Map, list or posting object per entry and term.
   const numbers = new Map<string, number>();
   const terms: string[] = [];
-  const texts: string[] = [];
+  // Each term's postings as a list, joined once at the end: appending to a string would make a
+  // tree of a rope's pieces per term, flattened only when the text is written, at a cost of its own.
+  const lists: string[][] = [];
   let counts = new Float64Array(1024);
   let metBy = new Int32Array(1024);
   const met: number[] = [];
@@ -136,7 +138,7 @@ export function buildRelevanceIndex<T extends Pick<Entry, "name" | "description"
           number = terms.length;
           numbers.set(term, number);
           terms.push(term);
-          texts.push("");
+          lists.push([]);
           if (number === counts.length) {
             counts = grown(counts);
             metBy = grown(metBy);
@@ -151,14 +153,13 @@ export function buildRelevanceIndex<T extends Pick<Entry, "name" | "description"
     }
     const key = position.toString(36);
     for (const number of met) {
-      const posting = `${key}:${Math.max(1, Math.round(counts[number]! * 100)).toString(36)}`;
-      texts[number] = texts[number] === "" ? posting : `${texts[number]},${posting}`;
+      lists[number]!.push(`${key}:${Math.max(1, Math.round(counts[number]! * 100)).toString(36)}`);
       counts[number] = 0;
     }
     met.length = 0;
   });
   const postings = Object.create(null) as Record<string, string>;
-  terms.forEach((term, number) => (postings[term] = texts[number]!));
+  terms.forEach((term, number) => (postings[term] = lists[number]!.join(",")));
   return { version: 2, documents: entries.length, postings };
 }
 
