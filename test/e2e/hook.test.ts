@@ -232,8 +232,9 @@ describe.each(testNodes())("on $label", ({ major, executable, missing }) => {
       // The process then exits, writing its code cache as it goes (under a temporary name, renamed).
       const writing = () => readdirSync(join(store, ".cache")).some((name) => name.endsWith(".tmp"));
       for (let waited = 0; writing() && waited < 5_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
-      // Beside it, only the hook's code cache and the files' entries (no claim left, nothing half-written).
-      expect(readdirSync(join(store, ".cache")).filter((name) => !/^code-[a-z-]+\.bin$/.test(name) && name !== "files")).toEqual([cache]);
+      // Beside it, only the hook's code cache, the files' entries and the mark of the cache's last
+      // pruning (no claim left, nothing half-written).
+      expect(readdirSync(join(store, ".cache")).filter((name) => !/^code-[a-z-]+\.bin$/.test(name) && name !== "files" && name !== ".pruned")).toEqual([cache]);
       expect(readdirSync(join(store, ".cache/files")).filter((name) => !/^[0-9a-f]{8}-[0-9a-f]{8}\.json$/.test(name))).toEqual([]);
       const second = await hook(stdinFor(projectRoot), home, { env, viaCli });
       expect([second.code, second.stderr]).toEqual([0, ""]);

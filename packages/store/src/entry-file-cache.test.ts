@@ -4,6 +4,7 @@ import { join, resolve } from "node:path";
 import { buildRelevanceIndex, injectionCandidates } from "@iflow-memory/ranker";
 import { describe, expect, it } from "vitest";
 import { entryFileCachePath, type EntryFileCache } from "./entry-file-cache.js";
+import { encodeRankingCache } from "./ranking-cache-file.js";
 import { prepareSessionInjection } from "./prepare-session-injection.js";
 import { readKnowledgeBank } from "./read-knowledge-bank.js";
 import { readMemorySources } from "./read-memory-sources.js";
@@ -31,6 +32,18 @@ const cacheFiles = (cache: EntryFileCache): string[] => {
 };
 const plain = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
+// A file's cache as its lines: the header, the warnings and terms, and an entry per line.
+interface KeptLines {
+  header: string;
+  meta: { warnings: unknown[]; redactions: unknown[]; terms: string[] };
+  entries: Array<{ name: string; description: string }>;
+}
+const readKept = (path: string): KeptLines => {
+  const [header, meta, ...entries] = readFileSync(path, "utf8").split("\n").slice(0, -1);
+  return { header: header!, meta: JSON.parse(meta!) as KeptLines["meta"], entries: entries.map((line) => JSON.parse(line) as KeptLines["entries"][number]) };
+};
+const keptText = (kept: KeptLines): string => [kept.header, JSON.stringify(kept.meta), ...kept.entries.map((entry) => JSON.stringify(entry))].map((line) => `${line}\n`).join("");
+
 describe("the per-file entry cache", () => {
   it("gives what parsing the files gives, written on the first read and read on the next", async () => {
     const { projectRoot, globalStoreDir, cache } = realSources();
@@ -52,10 +65,9 @@ describe("the per-file entry cache", () => {
     // The kept entries of patterns.md, marked: a read that parsed the file would not have the mark.
     const path = join(projectRoot, "docs/knowledge-bank/patterns.md");
     const kept = entryFileCachePath(cache, path);
-    const [header, body] = readFileSync(kept, "utf8").split("\n");
-    const marked = JSON.parse(body!) as { entries: Array<{ name: string }> };
+    const marked = readKept(kept);
     marked.entries[0]!.name = "marked in the cache";
-    writeFileSync(kept, `${header}\n${JSON.stringify(marked)}`);
+    writeFileSync(kept, keptText(marked));
     const read = await readMemorySources({ projectRoot, globalStoreDir, includeGlobal: true, cache });
     expect(read.local.some((entry) => entry.name === "marked in the cache")).toBe(true);
   });
@@ -77,9 +89,8 @@ describe("the per-file entry cache", () => {
     const heuristics = join(projectRoot, "docs/knowledge-bank/heuristics.md");
     // The earlier cache's terms of every entry, marked: an entry whose terms come from it has the mark.
     const kept = entryFileCachePath(cache, heuristics);
-    const [header, body] = readFileSync(kept, "utf8").split("\n") as [string, string];
-    const earlier = JSON.parse(body) as { entries: Array<{ name: string; description: string }>; terms: string[] };
-    writeFileSync(kept, `${header}\n${JSON.stringify({ ...earlier, terms: earlier.terms.map((terms) => `marked ${terms}`) })}`);
+    const earlier = readKept(kept);
+    writeFileSync(kept, keptText({ ...earlier, meta: { ...earlier.meta, terms: earlier.meta.terms.map((terms) => `marked ${terms}`) } }));
     const edited = earlier.entries[3]!;
     const text = readFileSync(heuristics, "utf8");
     const token = `ghp_${"a1B2c3D4e5".repeat(4)}`;
@@ -123,21 +134,66 @@ describe("the per-file entry cache", () => {
     expect(read.terms!.has(read.local.find((entry) => entry.name === "Rotate the deploy token")!)).toBe(false);
   });
 
+  it("after an edit, keeps the file as a read without an earlier cache would, byte for byte, and relevance's ranking cache too", async () => {
+    const { projectRoot, globalStoreDir, cache } = realSources();
+    await prepareSessionInjection({ projectRoot, globalStoreDir, fileCache: cache });
+    const heuristics = join(projectRoot, "docs/knowledge-bank/heuristics.md");
+    const text = readFileSync(heuristics, "utf8");
+    const edited = readKept(entryFileCachePath(cache, heuristics)).entries[5]!;
+    writeFileSync(heuristics, `${text.replace(edited.description, `${edited.description} Edited.`)}\n### Heuristic: Keep the cache's lines\nAn entry an edit left alone is written as it was kept.\n`);
+    const afterEdit = await prepareSessionInjection({ projectRoot, globalStoreDir, fileCache: cache });
+    const fresh = { ...cache, dir: join(globalStoreDir, ".cache-fresh") };
+    const withoutEarlier = await prepareSessionInjection({ projectRoot, globalStoreDir, fileCache: fresh });
+    expect(readFileSync(entryFileCachePath(cache, heuristics))).toEqual(readFileSync(entryFileCachePath(fresh, heuristics)));
+    expect(encodeRankingCache("f", afterEdit.ranking!)).toBe(encodeRankingCache("f", withoutEarlier.ranking!));
+    expect(plain(afterEdit)).toEqual(plain(withoutEarlier));
+  });
+
+  it("writes an entry an edit left unchanged and in its place as the line it was kept on, and any other anew", async () => {
+    const { projectRoot, globalStoreDir, cache } = realSources();
+    await readMemorySources({ projectRoot, globalStoreDir, includeGlobal: true, cache });
+    const heuristics = join(projectRoot, "docs/knowledge-bank/heuristics.md");
+    const path = entryFileCachePath(cache, heuristics);
+    // Each kept line marked by a space JSON ignores: a line written again as kept keeps it.
+    const kept = readKept(path);
+    writeFileSync(path, keptText(kept).replace(/\n\{"name"/g, '\n{ "name"'));
+    const text = readFileSync(heuristics, "utf8");
+    const edited = kept.entries[5]!;
+    writeFileSync(heuristics, `${text.replace(edited.description, `${edited.description} Edited.`)}\n### Heuristic: Keep the cache's lines\nAn entry an edit left alone is written as it was kept.\n`);
+    const read = await readMemorySources({ projectRoot, globalStoreDir, includeGlobal: true, cache });
+    expect(plain(read.local)).toEqual(plain((await readMemorySources({ projectRoot, globalStoreDir, includeGlobal: true })).local));
+    const lines = readFileSync(path, "utf8").split("\n").slice(2, -1);
+    expect(lines).toHaveLength(kept.entries.length + 1);
+    lines.forEach((line, at) => expect(line.startsWith('{ "name"'), `line ${at}`).toBe(at !== 5 && at !== kept.entries.length));
+    // Every entry after one put before it has moved: none is written as kept.
+    writeFileSync(heuristics, `### Heuristic: First of all\nA learning put before the others.\n\n${readFileSync(heuristics, "utf8")}`);
+    writeFileSync(path, readFileSync(path, "utf8").replace(/\n\{"name"/g, '\n{ "name"'));
+    await readMemorySources({ projectRoot, globalStoreDir, includeGlobal: true, cache });
+    expect(readFileSync(path, "utf8")).not.toContain('{ "name"');
+  });
+
   it("ignores a damaged cache file, another version's and another way of reading's, and writes it anew", async () => {
     const { projectRoot, globalStoreDir, cache } = realSources();
     const parsed = await readMemorySources({ projectRoot, globalStoreDir, includeGlobal: true });
     await readMemorySources({ projectRoot, globalStoreDir, includeGlobal: true, cache });
     const path = entryFileCachePath(cache, join(projectRoot, "docs/knowledge-bank/anti-patterns.md"));
     const good = readFileSync(path, "utf8");
-    const [header, body] = good.split("\n") as [string, string];
+    const kept = readKept(path);
+    const [header, meta] = good.split("\n") as [string, string];
     const damaged = [
       good.slice(0, good.length >> 1),
-      "not json\n{}",
-      `${header}\n${body.slice(0, -10)}`,
-      `${header}\n{"entries":[],"warnings":[],"redactions":[],"terms":[1]}`,
-      `${header.replace('"salt":"test 1"', '"salt":"test 0"')}\n${body}`,
-      `${header.replace('"format":1', '"format":0')}\n${body}`,
-      `${header.replace("local anti-patterns the knowledge bank", "local anti-patterns raw")}\n${body}`,
+      good.slice(0, -1),
+      "not json\n{}\n",
+      `${header}\n`,
+      `${header}\n${meta}\n`,
+      `${header}\n{"warnings":[],"redactions":[],"terms":[1]}\n{}\n`,
+      keptText({ ...kept, entries: kept.entries.slice(1) }),
+      keptText({ ...kept, meta: { ...kept.meta, terms: kept.meta.terms.slice(1) } }),
+      `${good}{"name":"one more"}\n`,
+      `${good}1\n`,
+      good.replace('"salt":"test 1"', '"salt":"test 0"'),
+      good.replace('"format":2', '"format":1'),
+      good.replace("local anti-patterns the knowledge bank", "local anti-patterns raw"),
     ];
     for (const text of damaged) {
       writeFileSync(path, text);

@@ -1,7 +1,8 @@
 import { join } from "node:path";
 import type { Entry } from "@iflow-memory/parser";
 import { entryFieldTerms, type EntryFieldTerms } from "@iflow-memory/ranker";
-import { readTextFile } from "./read-text-file.js";
+import { encodeLossless } from "./lossless-utf8.js";
+import { readUserFile } from "./read-user-file.js";
 import { SETTLE_MS } from "./settle-ms.js";
 import { shortHash } from "./short-hash.js";
 import type { StoreWarning } from "./store-warning.js";
@@ -27,13 +28,13 @@ export interface FileEntries {
   redactions: StoreWarning[];
   /**
    * Per entry, the terms of its name, description and metadata for relevance (`entryTerms`); in a
-   * file read but not kept, only those known without tokenizing (`unchangedEntryTerms`).
+   * file read but not kept, only those known without tokenizing (`unchangedEntries`).
    */
   terms: (string | undefined)[];
 }
 
 /** Changes with the layout of the cache files, so that an older layout is never read as this one. */
-const FORMAT = 1;
+const FORMAT = 2;
 
 /**
  * A file's state as one string (inode, size, modification and change times in nanoseconds) and
@@ -56,7 +57,9 @@ export function entryFileCachePath(cache: EntryFileCache, path: string): string 
 }
 
 // The first line says what the rest is: the file, its stamp, how it was read (`how`: scope,
-// category and redaction) and by which build; the second holds the entries and warnings.
+// category and redaction) and by which build; the second holds the warnings and each entry's
+// terms; then each entry has a line of its own (`entryLine`), so that an entry kept unchanged is
+// written again as the bytes it was read from.
 function header(cache: EntryFileCache, path: string, stamp: string, how: string): string {
   return JSON.stringify({ format: FORMAT, salt: cache.salt, path, stamp, how });
 }
@@ -72,7 +75,7 @@ export interface KeptFileEntries extends FileEntries {
  * The entries kept for the file at `path`, read the same way (`how`) by the same build: for the
  * file as it is now when they were kept with its `stamp` (`current`), else for an earlier version
  * of it — what an edit left unchanged need not be redacted and tokenized again
- * (`unchangedEntryTerms`). Null when there are none, they are another build's or way of
+ * (`unchangedEntries`). Null when there are none, they are another build's or way of
  * reading's, or the cache file is damaged.
  *
  * @example
@@ -81,18 +84,29 @@ export interface KeptFileEntries extends FileEntries {
  */
 export async function readFileEntries(cache: EntryFileCache, path: string, stamp: string, how: string): Promise<KeptFileEntries | null> {
   // Ours, but read as a user file (regular files only, bounded, never waiting on a FIFO).
-  const file = await readTextFile(entryFileCachePath(cache, path));
-  if (!("text" in file)) return null;
-  const newline = file.text.indexOf("\n");
-  if (newline < 0) return null;
-  const first = file.text.slice(0, newline);
+  const file = await readUserFile(entryFileCachePath(cache, path));
+  if (!("bytes" in file)) return null;
+  const bytes = Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength);
+  const newline = bytes.indexOf(10);
+  const second = newline < 0 ? -1 : bytes.indexOf(10, newline + 1);
+  if (second < 0) return null;
+  const first = bytes.toString("utf8", 0, newline);
   const current = first === header(cache, path, stamp, how);
   try {
     if (!current && first !== header(cache, path, stampOf(JSON.parse(first) as unknown), how)) return null;
-    const body = JSON.parse(file.text.slice(newline + 1)) as Partial<FileEntries>;
-    const { entries, warnings, redactions, terms } = body;
-    const whole = Array.isArray(entries) && Array.isArray(warnings) && Array.isArray(redactions) && Array.isArray(terms) && terms.length === entries.length;
-    return whole && terms.every((kept) => typeof kept === "string") ? { entries, warnings, redactions, terms: terms as string[], current } : null;
+    const { warnings, redactions, terms } = JSON.parse(bytes.toString("utf8", newline + 1, second)) as Partial<FileEntries>;
+    if (!Array.isArray(warnings) || !Array.isArray(redactions) || !Array.isArray(terms) || !terms.every((kept) => typeof kept === "string")) return null;
+    const entries: Entry[] = [];
+    for (let start = second + 1; start < bytes.length; ) {
+      const end = bytes.indexOf(10, start);
+      // A line cut short: the file was not written whole.
+      if (end < 0) return null;
+      const entry = JSON.parse(bytes.toString("utf8", start, end)) as Entry;
+      KEPT_LINES.set(entry, bytes.subarray(start, end + 1));
+      entries.push(entry);
+      start = end + 1;
+    }
+    return entries.length === terms.length ? { entries, warnings, redactions, terms: terms as string[], current } : null;
   } catch {
     return null;
   }
@@ -106,18 +120,18 @@ function stampOf(first: unknown): string {
 }
 
 /**
- * For each entry of a file read again (`entries`, not yet redacted), the terms kept for it in an
- * earlier version of the file (`earlier`) when that version holds the same entry — the same
- * header line, name, description and metadata — and it held no secret; else undefined. Such an
- * entry holds no secret now either (redaction puts `[REDACTED]` in every field it changes, and
- * finds the same in the same text), and its terms are those kept: an edit that appends a
- * learning to a file of thousands redacts and tokenizes that one alone.
+ * For each entry of a file read again (`entries`, not yet redacted), where an earlier version of
+ * the file (`earlier`) holds the same entry — the same header line, name, description and
+ * metadata — and it held no secret: its position there; else undefined. Such an entry holds no
+ * secret now either (redaction puts `[REDACTED]` in every field it changes, and finds the same in
+ * the same text), and its terms are those kept (`earlier.terms`): an edit that appends a learning
+ * to a file of thousands redacts and tokenizes that one alone.
  *
  * @example
- * const unchanged = unchangedEntryTerms(parsed.entries, kept);
+ * const unchanged = unchangedEntries(parsed.entries, kept);
  * redactEntriesRead(parsed, "the store", (at) => unchanged[at] !== undefined);
  */
-export function unchangedEntryTerms(entries: readonly Entry[], earlier: FileEntries): (string | undefined)[] {
+export function unchangedEntries(entries: readonly Entry[], earlier: FileEntries): (number | undefined)[] {
   const byDescription = new Map<string, number[]>();
   earlier.entries.forEach((entry, at) => {
     if (REDACTED_FIELDS.some((field) => entry[field].includes(REDACTED))) return;
@@ -125,10 +139,7 @@ export function unchangedEntryTerms(entries: readonly Entry[], earlier: FileEntr
     if (same === undefined) byDescription.set(entry.description, [at]);
     else same.push(at);
   });
-  return entries.map((entry) => {
-    const at = byDescription.get(entry.description)?.find((candidate) => REDACTED_FIELDS.every((field) => earlier.entries[candidate]![field] === entry[field]));
-    return at === undefined ? undefined : earlier.terms[at];
-  });
+  return entries.map((entry) => byDescription.get(entry.description)?.find((candidate) => REDACTED_FIELDS.every((field) => earlier.entries[candidate]![field] === entry[field])));
 }
 
 /**
@@ -157,8 +168,55 @@ const REDACTED = "[REDACTED]";
  * await writeFileEntries(cache, path, stamp, "local patterns redacted", { entries, warnings });
  */
 export async function writeFileEntries(cache: EntryFileCache, path: string, stamp: string, how: string, read: FileEntries): Promise<void> {
-  const body = JSON.stringify({ entries: read.entries, warnings: read.warnings, redactions: read.redactions, terms: read.terms });
-  await writeFileAtomically(entryFileCachePath(cache, path), [`${header(cache, path, stamp, how)}\n`, body], { durable: false }).catch(() => undefined);
+  const first = `${header(cache, path, stamp, how)}\n${JSON.stringify({ warnings: read.warnings, redactions: read.redactions, terms: read.terms })}\n`;
+  await writeFileAtomically(entryFileCachePath(cache, path), [encodeLossless(first), ...read.entries.map(entryLine)], { durable: false }).catch(() => undefined);
+}
+
+// The bytes of the lines entries were read from (`readFileEntries`), or of their like in an
+// earlier version of their file (`keepLineOf`): entries are never changed once read. One map
+// for every copy of this module in the process (the hook's bundles each hold one, and the lines
+// one reads, another writes), whose lines are `JSON.stringify` of their entries whatever copy
+// made them.
+const KEPT_LINES = ((globalThis as Record<symbol, unknown>)[Symbol.for("iflow-memory: kept entry lines")] ??= new WeakMap<Entry, Uint8Array>()) as WeakMap<Entry, Uint8Array>;
+
+/**
+ * An entry on a line of its own, as a cache keeps it: `JSON.stringify` of it and a newline, in
+ * UTF-8 — the bytes it was read from when it came from a file's cache (or is the same as an
+ * entry that did), not encoded again.
+ *
+ * @example
+ * writeFileAtomically(path, entries.map(entryLine));
+ */
+export function entryLine(entry: Entry): Uint8Array {
+  return KEPT_LINES.get(entry) ?? encodeLossless(`${JSON.stringify(entry)}\n`);
+}
+
+/**
+ * Lets `entry` (parsed anew) be written as the line `earlier` (read from a file's cache) was read
+ * from, when the two are the same to JSON (every key, in the same order, with the same value):
+ * an entry an edit left unchanged and where it was.
+ *
+ * @example
+ * keepLineOf(read.entries[at], kept.entries[unchanged[at]]);
+ */
+export function keepLineOf(entry: Entry, earlier: Entry): void {
+  const line = KEPT_LINES.get(earlier);
+  if (line !== undefined && sameJson(entry, earlier)) KEPT_LINES.set(entry, line);
+}
+
+// Whether `JSON.stringify` gives the same text for both; false also for a few values it gives
+// the same text for (undefined members, NaN), which only costs encoding again.
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) return false;
+  const keys = Object.keys(a);
+  const others = Object.keys(b);
+  if (keys.length !== others.length) return false;
+  for (let at = 0; at < keys.length; at++) {
+    const key = keys[at]!;
+    if (key !== others[at] || !sameJson((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key])) return false;
+  }
+  return true;
 }
 
 /**

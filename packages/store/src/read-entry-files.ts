@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { CATEGORIES, parseKnowledgeBank, type Category, type Entry, type Scope } from "@iflow-memory/parser";
 import type { EntryFieldTerms } from "@iflow-memory/ranker";
-import { entryTerms, fileStamp, keptContentHashes, keptFieldTerms, readFileEntries, unchangedEntryTerms, writeFileEntries, type EntryFileCache, type FileEntries } from "./entry-file-cache.js";
+import { entryTerms, fileStamp, keepLineOf, keptContentHashes, keptFieldTerms, readFileEntries, unchangedEntries, writeFileEntries, type EntryFileCache, type FileEntries } from "./entry-file-cache.js";
 import { readCommittedFiles } from "./read-committed-files.js";
 import { readTextFile } from "./read-text-file.js";
 import { redactEntriesRead } from "./redact-entries-read.js";
@@ -69,8 +69,11 @@ async function readEntryFile(path: string, isTarget: boolean, file: { scope: Sco
   if ("warning" in result) return { entries: [], warnings: [result.warning], redactions: [], terms: [] };
   if (!("text" in result)) return { entries: [], warnings: [], redactions: [], terms: [] };
   const parsed = parseKnowledgeBank(result.text, { ...file, path, ...(kept === null ? {} : { knownHashes: keptContentHashes(kept) }) });
-  const unchanged = kept === null ? [] : unchangedEntryTerms(parsed.entries, kept);
+  const matched = kept === null ? [] : unchangedEntries(parsed.entries, kept);
+  const unchanged = matched.map((at) => (at === undefined ? undefined : kept!.terms[at]));
   const read = options.redact === undefined ? parsed : redactEntriesRead(parsed, options.redact, (at) => unchanged[at] !== undefined);
+  // An unchanged entry still where it was is written again as the line it was kept on.
+  matched.forEach((at, position) => at !== undefined && keepLineOf(read.entries[position]!, kept!.entries[at]!));
   // Kept only when the file had settled and did not change while it was read; with the terms
   // relevance's index reads, worked out once for every later read.
   const keep = cache !== undefined && state !== null && state.settled && (await fileStamp(path, now()))?.stamp === state.stamp;

@@ -6,7 +6,7 @@ import type { EntriesRead } from "./read-entry-files.js";
  * warning for each entry that held one: the read path's one choke point, so that nothing shown,
  * injected, cached, tracked, exported or served over MCP carries a secret, whoever wrote the file.
  * `secretFree` tells the entries known to hold no secret (the same text as one found clean
- * before: `unchangedEntryTerms`), which are not searched again.
+ * before: `unchangedEntries`), which are not searched again.
  *
  * @example
  * redactEntriesRead(await readEntryFiles(directory, "global"), "the store");
