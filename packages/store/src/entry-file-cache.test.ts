@@ -1,7 +1,7 @@
 import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { buildRelevanceIndex, injectionCandidates } from "@iflow-memory/ranker";
+import { buildRelevanceIndex, injectionCandidates, numberedFieldTerms } from "@iflow-memory/ranker";
 import { describe, expect, it } from "vitest";
 import { entryFileCachePath, type EntryFileCache } from "./entry-file-cache.js";
 import { encodeRankingCache } from "./ranking-cache-file.js";
@@ -32,10 +32,10 @@ const cacheFiles = (cache: EntryFileCache): string[] => {
 };
 const plain = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
-// A file's cache as its lines: the header, the warnings and terms, and an entry per line.
+// A file's cache as its lines: the header, the warnings, vocabulary and terms, and an entry per line.
 interface KeptLines {
   header: string;
-  meta: { warnings: unknown[]; redactions: unknown[]; terms: string[] };
+  meta: { warnings: unknown[]; redactions: unknown[]; vocabulary: string[]; terms: number[][][] };
   entries: Array<{ name: string; description: string }>;
 }
 const readKept = (path: string): KeptLines => {
@@ -90,7 +90,8 @@ describe("the per-file entry cache", () => {
     // The earlier cache's terms of every entry, marked: an entry whose terms come from it has the mark.
     const kept = entryFileCachePath(cache, heuristics);
     const earlier = readKept(kept);
-    writeFileSync(kept, keptText({ ...earlier, meta: { ...earlier.meta, terms: earlier.meta.terms.map((terms) => `marked ${terms}`) } }));
+    const mark = earlier.meta.vocabulary.length;
+    writeFileSync(kept, keptText({ ...earlier, meta: { ...earlier.meta, vocabulary: [...earlier.meta.vocabulary, "marked"], terms: earlier.meta.terms.map(([name, ...rest]) => [[mark, ...name!], ...rest]) } }));
     const edited = earlier.entries[3]!;
     const text = readFileSync(heuristics, "utf8");
     const token = `ghp_${"a1B2c3D4e5".repeat(4)}`;
@@ -102,7 +103,10 @@ describe("the per-file entry cache", () => {
     expect(plain(read.local)).toEqual(plain(parsed.local));
     expect(read.warnings).toEqual(parsed.warnings);
     expect(read.warnings.some((warning) => warning.message.includes('"Rotate the deploy token" contains a secret'))).toBe(true);
-    const terms = (name: string) => read.terms!.get(read.local.find((entry) => entry.name === name)!)?.[0];
+    const terms = (name: string) => {
+      const numbered = read.terms!.get(read.local.find((entry) => entry.name === name)!);
+      return numbered === undefined ? undefined : numberedFieldTerms(numbered)![0];
+    };
     expect(terms(earlier.entries[0]!.name)?.[0]).toBe("marked");
     expect(terms(edited.name)).toBeUndefined();
     expect(terms("Rotate the deploy token")).toBeUndefined();
@@ -111,7 +115,12 @@ describe("the per-file entry cache", () => {
     const settled = await readMemorySources({ projectRoot, globalStoreDir, includeGlobal: true, cache, terms: true });
     const candidates = injectionCandidates({ local: settled.local, global: settled.global, project: "project" });
     const strip = (terms: readonly string[]) => terms.filter((term) => term !== "marked");
-    const unmarked = new Map([...settled.terms!].map(([entry, kept]) => [entry, [strip(kept[0]), strip(kept[1]), strip(kept[2])] as const]));
+    const unmarked = new Map(
+      [...settled.terms!].map(([entry, numbered]) => {
+        const kept = numberedFieldTerms(numbered)!;
+        return [entry, [strip(kept[0]), strip(kept[1]), strip(kept[2])] as const];
+      }),
+    );
     expect(buildRelevanceIndex(candidates, undefined, unmarked)).toEqual(buildRelevanceIndex(candidates));
     expect(readFileSync(kept, "utf8")).not.toContain(token);
   });
@@ -134,7 +143,7 @@ describe("the per-file entry cache", () => {
     expect(read.terms!.has(read.local.find((entry) => entry.name === "Rotate the deploy token")!)).toBe(false);
   });
 
-  it("after an edit, keeps the file as a read without an earlier cache would, byte for byte, and relevance's ranking cache too", async () => {
+  it("after an edit, keeps the file as a read without an earlier cache would (its entries' lines byte for byte, the same terms), and relevance's ranking cache byte for byte", async () => {
     const { projectRoot, globalStoreDir, cache } = realSources();
     await prepareSessionInjection({ projectRoot, globalStoreDir, fileCache: cache });
     const heuristics = join(projectRoot, "docs/knowledge-bank/heuristics.md");
@@ -144,7 +153,17 @@ describe("the per-file entry cache", () => {
     const afterEdit = await prepareSessionInjection({ projectRoot, globalStoreDir, fileCache: cache });
     const fresh = { ...cache, dir: join(globalStoreDir, ".cache-fresh") };
     const withoutEarlier = await prepareSessionInjection({ projectRoot, globalStoreDir, fileCache: fresh });
-    expect(readFileSync(entryFileCachePath(cache, heuristics))).toEqual(readFileSync(entryFileCachePath(fresh, heuristics)));
+    // The same lines of entries, byte for byte, and the same terms (numbered in the earlier
+    // version's vocabulary, grown, instead of one made anew).
+    const lines = (kept: EntryFileCache) => readFileSync(entryFileCachePath(kept, heuristics), "utf8").split("\n");
+    expect(lines(cache).slice(2)).toEqual(lines(fresh).slice(2));
+    expect(lines(cache)[0]).toBe(lines(fresh)[0]);
+    const termsOf = (kept: EntryFileCache) => {
+      const { meta } = readKept(entryFileCachePath(kept, heuristics));
+      return { ...meta, vocabulary: undefined, terms: meta.terms.map((numbers) => numberedFieldTerms({ vocabulary: meta.vocabulary, numbers })) };
+    };
+    expect(termsOf(cache)).toEqual(termsOf(fresh));
+    expect(readKept(entryFileCachePath(cache, heuristics)).meta.vocabulary).toEqual(expect.arrayContaining(readKept(entryFileCachePath(fresh, heuristics)).meta.vocabulary));
     expect(encodeRankingCache("f", afterEdit.ranking!)).toBe(encodeRankingCache("f", withoutEarlier.ranking!));
     expect(plain(afterEdit)).toEqual(plain(withoutEarlier));
   });
@@ -186,13 +205,15 @@ describe("the per-file entry cache", () => {
       "not json\n{}\n",
       `${header}\n`,
       `${header}\n${meta}\n`,
-      `${header}\n{"warnings":[],"redactions":[],"terms":[1]}\n{}\n`,
+      `${header}\n{"warnings":[],"redactions":[],"vocabulary":[],"terms":[1]}\n{}\n`,
+      `${header}\n{"warnings":[],"redactions":[],"terms":[[[],[],[]]]}\n{}\n`,
+      `${header}\n{"warnings":[],"redactions":[],"vocabulary":[1],"terms":[[[0],[],[]]]}\n{}\n`,
       keptText({ ...kept, entries: kept.entries.slice(1) }),
       keptText({ ...kept, meta: { ...kept.meta, terms: kept.meta.terms.slice(1) } }),
       `${good}{"name":"one more"}\n`,
       `${good}1\n`,
       good.replace('"salt":"test 1"', '"salt":"test 0"'),
-      good.replace('"format":2', '"format":1'),
+      good.replace('"format":4', '"format":3'),
       good.replace("local anti-patterns the knowledge bank", "local anti-patterns raw"),
     ];
     for (const text of damaged) {

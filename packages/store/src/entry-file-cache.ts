@@ -1,6 +1,5 @@
 import { join } from "node:path";
 import type { Entry } from "@iflow-memory/parser";
-import { entryFieldTerms, type EntryFieldTerms } from "@iflow-memory/ranker";
 import { encodeLossless } from "./lossless-utf8.js";
 import { readUserFile } from "./read-user-file.js";
 import { SETTLE_MS } from "./settle-ms.js";
@@ -27,14 +26,17 @@ export interface FileEntries {
   warnings: StoreWarning[];
   redactions: StoreWarning[];
   /**
-   * Per entry, the terms of its name, description and metadata for relevance (`entryTerms`); in a
-   * file read but not kept, only those known without tokenizing (`unchangedEntries`).
+   * Per entry, the terms of its name, description and metadata for relevance, numbered in
+   * `vocabulary` (`NumberedTerms`); in a file read but not kept, only those known without
+   * tokenizing (`unchangedEntries`).
    */
-  terms: (string | undefined)[];
+  terms: (readonly (readonly number[])[] | undefined)[];
+  /** The terms `terms` number (the file's own, grown as it is edited); empty when there are none. */
+  vocabulary: string[];
 }
 
 /** Changes with the layout of the cache files, so that an older layout is never read as this one. */
-const FORMAT = 2;
+const FORMAT = 4;
 
 /**
  * A file's state as one string (inode, size, modification and change times in nanoseconds) and
@@ -57,8 +59,8 @@ export function entryFileCachePath(cache: EntryFileCache, path: string): string 
 }
 
 // The first line says what the rest is: the file, its stamp, how it was read (`how`: scope,
-// category and redaction) and by which build; the second holds the warnings and each entry's
-// terms; then each entry has a line of its own (`entryLine`), so that an entry kept unchanged is
+// category and redaction) and by which build; the second holds the warnings, the file's
+// vocabulary and each entry's terms numbered in it; then each entry has a line of its own (`entryLine`), so that an entry kept unchanged is
 // written again as the bytes it was read from.
 function header(cache: EntryFileCache, path: string, stamp: string, how: string): string {
   return JSON.stringify({ format: FORMAT, salt: cache.salt, path, stamp, how });
@@ -66,7 +68,7 @@ function header(cache: EntryFileCache, path: string, stamp: string, how: string)
 
 /** Entries kept for a file (`readFileEntries`): for it as it is now, or for an earlier version of it. */
 export interface KeptFileEntries extends FileEntries {
-  terms: string[];
+  terms: (readonly (readonly number[])[])[];
   /** Kept for the file as it is now (its stamp); false: for an earlier version of it, read the same way by the same build. */
   current: boolean;
 }
@@ -94,8 +96,10 @@ export async function readFileEntries(cache: EntryFileCache, path: string, stamp
   const current = first === header(cache, path, stamp, how);
   try {
     if (!current && first !== header(cache, path, stampOf(JSON.parse(first) as unknown), how)) return null;
-    const { warnings, redactions, terms } = JSON.parse(bytes.toString("utf8", newline + 1, second)) as Partial<FileEntries>;
-    if (!Array.isArray(warnings) || !Array.isArray(redactions) || !Array.isArray(terms) || !terms.every((kept) => typeof kept === "string")) return null;
+    const { warnings, redactions, terms, vocabulary } = JSON.parse(bytes.toString("utf8", newline + 1, second)) as Partial<FileEntries>;
+    // Each entry's numbers are checked where they are read (`buildRelevanceIndex`).
+    if (!Array.isArray(warnings) || !Array.isArray(redactions) || !Array.isArray(terms) || !terms.every((kept) => Array.isArray(kept))) return null;
+    if (!Array.isArray(vocabulary) || !vocabulary.every((term) => typeof term === "string")) return null;
     const entries: Entry[] = [];
     for (let start = second + 1; start < bytes.length; ) {
       const end = bytes.indexOf(10, start);
@@ -106,7 +110,7 @@ export async function readFileEntries(cache: EntryFileCache, path: string, stamp
       entries.push(entry);
       start = end + 1;
     }
-    return entries.length === terms.length ? { entries, warnings, redactions, terms: terms as string[], current } : null;
+    return entries.length === terms.length ? { entries, warnings, redactions, terms: terms as (readonly number[])[][], vocabulary, current } : null;
   } catch {
     return null;
   }
@@ -168,7 +172,7 @@ const REDACTED = "[REDACTED]";
  * await writeFileEntries(cache, path, stamp, "local patterns redacted", { entries, warnings });
  */
 export async function writeFileEntries(cache: EntryFileCache, path: string, stamp: string, how: string, read: FileEntries): Promise<void> {
-  const first = `${header(cache, path, stamp, how)}\n${JSON.stringify({ warnings: read.warnings, redactions: read.redactions, terms: read.terms })}\n`;
+  const first = `${header(cache, path, stamp, how)}\n${JSON.stringify({ warnings: read.warnings, redactions: read.redactions, vocabulary: read.vocabulary, terms: read.terms })}\n`;
   await writeFileAtomically(entryFileCachePath(cache, path), [encodeLossless(first), ...read.entries.map(entryLine)], { durable: false }).catch(() => undefined);
 }
 
@@ -218,29 +222,3 @@ function sameJson(a: unknown, b: unknown): boolean {
   }
   return true;
 }
-
-/**
- * What relevance's index reads of an entry (`entryFieldTerms`) as one line per field, terms
- * separated by spaces (terms hold none): what a file's cache keeps per entry.
- *
- * @example
- * entryTerms(entry); // "retri idempot method\nretri onli …\ninstead …"
- */
-export function entryTerms(entry: Pick<Entry, "name" | "description" | "metadataText">): string {
-  return entryFieldTerms(entry)
-    .map((terms) => terms.join(" "))
-    .join("\n");
-}
-
-/**
- * The terms `entryTerms` kept, per field again, as `buildRelevanceIndex` takes them.
- *
- * @example
- * keptFieldTerms("retri idempot\nretri onli\n"); // [["retri", "idempot"], ["retri", "onli"], []]
- */
-export function keptFieldTerms(terms: string): EntryFieldTerms {
-  const [name = "", description = "", metadata = ""] = terms.split("\n");
-  return [words(name), words(description), words(metadata)];
-}
-
-const words = (line: string): string[] => (line === "" ? [] : line.split(" "));

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { CATEGORIES, parseKnowledgeBank, type Category, type Entry, type Scope } from "@iflow-memory/parser";
-import type { EntryFieldTerms } from "@iflow-memory/ranker";
-import { entryTerms, fileStamp, keepLineOf, keptContentHashes, keptFieldTerms, readFileEntries, unchangedEntries, writeFileEntries, type EntryFileCache, type FileEntries } from "./entry-file-cache.js";
+import { entryFieldTerms, numberTerms, type NumberedTerms } from "@iflow-memory/ranker";
+import { fileStamp, keepLineOf, keptContentHashes, readFileEntries, unchangedEntries, writeFileEntries, type EntryFileCache, type FileEntries } from "./entry-file-cache.js";
 import { readCommittedFiles } from "./read-committed-files.js";
 import { readTextFile } from "./read-text-file.js";
 import { redactEntriesRead } from "./redact-entries-read.js";
@@ -11,8 +11,8 @@ export interface EntriesRead {
   /** Entries of anti-patterns.md, patterns.md, heuristics.md, in that order. */
   entries: Entry[];
   warnings: StoreWarning[];
-  /** With a cache: the terms kept with the entries (`entryFieldTerms`), by entry, for `buildRelevanceIndex`. */
-  terms?: Map<Entry, EntryFieldTerms>;
+  /** With a cache: the terms kept with the entries (numbered in their file's vocabulary), by entry, for `buildRelevanceIndex`. */
+  terms?: Map<Entry, NumberedTerms>;
 }
 
 export interface ReadEntryFilesOptions {
@@ -46,11 +46,11 @@ export async function readEntryFiles(directory: string, scope: Scope, options: R
   for (const result of results) for (const warning of result.redactions) warnings.push(warning);
   if (options.terms !== true || options.cache === undefined || options.redact === undefined) return { entries, warnings };
   // An entry parsed now that an earlier version of its file did not hold has none: the index tokenizes it.
-  const terms = new Map<Entry, EntryFieldTerms>();
+  const terms = new Map<Entry, NumberedTerms>();
   for (const result of results)
     result.entries.forEach((entry, at) => {
-      const kept = result.terms[at];
-      if (kept !== undefined) terms.set(entry, keptFieldTerms(kept));
+      const numbers = result.terms[at];
+      if (numbers !== undefined) terms.set(entry, { vocabulary: result.vocabulary, numbers });
     });
   return { entries, warnings, terms };
 }
@@ -66,8 +66,8 @@ async function readEntryFile(path: string, isTarget: boolean, file: { scope: Sco
   const kept = cache !== undefined && state !== null ? await readFileEntries(cache, path, state.stamp, how) : null;
   if (kept?.current === true) return kept;
   const result = await readTextFile(path);
-  if ("warning" in result) return { entries: [], warnings: [result.warning], redactions: [], terms: [] };
-  if (!("text" in result)) return { entries: [], warnings: [], redactions: [], terms: [] };
+  if ("warning" in result) return { entries: [], warnings: [result.warning], redactions: [], terms: [], vocabulary: [] };
+  if (!("text" in result)) return { entries: [], warnings: [], redactions: [], terms: [], vocabulary: [] };
   const parsed = parseKnowledgeBank(result.text, { ...file, path, ...(kept === null ? {} : { knownHashes: keptContentHashes(kept) }) });
   const matched = kept === null ? [] : unchangedEntries(parsed.entries, kept);
   const unchanged = matched.map((at) => (at === undefined ? undefined : kept!.terms[at]));
@@ -75,10 +75,17 @@ async function readEntryFile(path: string, isTarget: boolean, file: { scope: Sco
   // An unchanged entry still where it was is written again as the line it was kept on.
   matched.forEach((at, position) => at !== undefined && keepLineOf(read.entries[position]!, kept!.entries[at]!));
   // Kept only when the file had settled and did not change while it was read; with the terms
-  // relevance's index reads, worked out once for every later read.
+  // relevance's index reads, worked out once for every later read and numbered in the file's
+  // vocabulary (the earlier version's, grown: the unchanged entries' numbers stay as they were).
   const keep = cache !== undefined && state !== null && state.settled && (await fileStamp(path, now()))?.stamp === state.stamp;
-  const terms = keep ? read.entries.map((entry, at) => unchanged[at] ?? entryTerms(entry)) : unchanged;
-  const entries = { entries: read.entries, warnings: read.warnings.slice(0, parsed.warnings.length), redactions: read.warnings.slice(parsed.warnings.length), terms };
+  let vocabulary = kept?.vocabulary ?? [];
+  let terms = unchanged;
+  if (keep) {
+    vocabulary = [...vocabulary];
+    const positions = new Map(vocabulary.map((term, at) => [term, at]));
+    terms = read.entries.map((entry, at) => unchanged[at] ?? numberTerms(entryFieldTerms(entry), vocabulary, positions));
+  }
+  const entries = { entries: read.entries, warnings: read.warnings.slice(0, parsed.warnings.length), redactions: read.warnings.slice(parsed.warnings.length), terms, vocabulary };
   if (keep) await writeFileEntries(cache, path, state.stamp, how, entries);
   return entries;
 }

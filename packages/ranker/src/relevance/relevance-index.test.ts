@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { makeEntry } from "../__fixtures__/make-entry.js";
-import { buildRelevanceIndex, entryFieldTerms, metadataTopicText, type IndexWeights } from "./relevance-index.js";
+import { buildRelevanceIndex, entryFieldTerms, metadataTopicText, numberedFieldTerms, numberTerms, type IndexWeights, type NumberedTerms } from "./relevance-index.js";
 import { tokenizeText } from "./tokenize-text.js";
 
 // BM25F's pseudo-frequencies as the index defines them, written plainly (a Map per entry, a
@@ -46,6 +46,38 @@ describe("buildRelevanceIndex", () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  it("reads terms given numbered (a vocabulary per file, shared and grown) as it reads them given as lists (300 random banks and weights)", () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(entryArbitrary, fc.integer({ min: 0, max: 2 })), { maxLength: 30 }), weightsArbitrary, (drawn, weights) => {
+        const entries = drawn.map(([entry]) => entry);
+        // Two files' vocabularies; some entries given none (tokenized by the index).
+        const files = [0, 1].map(() => ({ vocabulary: [] as string[], positions: new Map<string, number>() }));
+        const given = new Map<(typeof entries)[number], NumberedTerms>();
+        drawn.forEach(([entry, file]) => {
+          if (file < 2) given.set(entry, { vocabulary: files[file]!.vocabulary, numbers: numberTerms(entryFieldTerms(entry), files[file]!.vocabulary, files[file]!.positions) });
+        });
+        for (const [entry, numbered] of given) expect(numberedFieldTerms(numbered)).toEqual(entryFieldTerms(entry));
+        const index = buildRelevanceIndex(entries, weights, given);
+        expect(Object.entries(index.postings)).toEqual(plainIndex(entries, weights));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("tokenizes an entry whose numbered terms are damaged (a position past its vocabulary, not a whole number, not three lists), and numbers nothing of them", () => {
+    const entries = [makeEntry({ name: "Retry Embedding Calls", description: "Retry them." }), makeEntry({ name: "Keep Hooks Fast", description: "Measure the hook." })];
+    const vocabulary = ["zzz", "yyy"];
+    const damaged: unknown[] = [[[0, 5], [], []], [[0, 1.5], [], []], [[0, -1], [], []], [[0], ["1"], []], [[0], []], [[0], [], [], []], "0 1", null];
+    for (const numbers of damaged) {
+      const given = { vocabulary, numbers } as NumberedTerms;
+      expect(buildRelevanceIndex(entries, undefined, new Map([[entries[0]!, given]]))).toEqual(buildRelevanceIndex(entries));
+      expect(numberedFieldTerms(given)).toBeNull();
+    }
+    const numbered = { vocabulary, numbers: [[], [1], [0, 0]] };
+    expect(numberedFieldTerms(numbered)).toEqual([[], ["yyy"], ["zzz", "zzz"]]);
+    expect(buildRelevanceIndex([entries[0]!], undefined, new Map([[entries[0]!, numbered]]))).toEqual(buildRelevanceIndex([entries[0]!], undefined, new Map([[entries[0]!, [[], ["yyy"], ["zzz", "zzz"]] as const]])));
   });
 
   it("reads the terms it is given for an entry instead of tokenizing it, and tokenizes the entries it is given none for", () => {

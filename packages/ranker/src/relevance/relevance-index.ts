@@ -95,10 +95,67 @@ export function entryFieldTerms(entry: Pick<Entry, "name" | "description" | "met
 }
 
 /**
+ * An entry's `entryFieldTerms` as a file's cache keeps them: `numbers` has a list per field, of
+ * the positions of its terms in `vocabulary`. All the entries of a file share one vocabulary, so
+ * that an index built from them looks each term up once per file, not once per word, and a cache
+ * read gives the numbers as JSON gives them, with no string per word (`buildRelevanceIndex`).
+ */
+export interface NumberedTerms {
+  vocabulary: readonly string[];
+  numbers: readonly (readonly number[])[];
+}
+
+/**
+ * `terms` (an entry's `entryFieldTerms`) numbered in `vocabulary`, to which the terms it lacks are
+ * added (so that the vocabulary only grows, and what was numbered with it stays valid);
+ * `positions` is the vocabulary's index, kept with it.
+ *
+ * @example
+ * const vocabulary: string[] = []; const positions = new Map<string, number>();
+ * numberTerms([["retri"], ["retri", "call"], []], vocabulary, positions); // [[0], [0, 1], []]
+ */
+export function numberTerms(terms: EntryFieldTerms, vocabulary: string[], positions: Map<string, number>): number[][] {
+  return terms.map((words) =>
+    words.map((term) => {
+      let position = positions.get(term);
+      if (position === undefined) {
+        position = vocabulary.length;
+        vocabulary.push(term);
+        positions.set(term, position);
+      }
+      return position;
+    }),
+  );
+}
+
+/**
+ * The terms `NumberedTerms` stand for, per field; null when they are not three lists of positions
+ * their vocabulary has (a damaged cache).
+ *
+ * @example
+ * numberedFieldTerms({ vocabulary: ["retri", "call"], numbers: [[0], [0, 1], []] }); // [["retri"], ["retri", "call"], []]
+ */
+export function numberedFieldTerms({ vocabulary, numbers }: NumberedTerms): EntryFieldTerms | null {
+  if (!validNumbers(numbers, vocabulary.length)) return null;
+  return numbers.map((field) => field.map((at) => vocabulary[at]!)) as unknown as EntryFieldTerms;
+}
+
+// Three lists of whole numbers, each a position of a vocabulary of `size` terms.
+function validNumbers(numbers: unknown, size: number): numbers is readonly (readonly number[])[] {
+  if (!Array.isArray(numbers) || numbers.length !== 3) return false;
+  for (const field of numbers) {
+    if (!Array.isArray(field)) return false;
+    for (const at of field) if (!Number.isInteger(at) || at < 0 || at >= size) return false;
+  }
+  return true;
+}
+
+/**
  * Builds the index of `entries` (the positions in postings are indexes into this list).
  * `known` gives the terms of entries tokenized before (kept with a file's entries: `entryFieldTerms`
- * of that very entry object), so that they are not tokenized again; an entry it lacks is
- * tokenized here.
+ * of that very entry object, or its `NumberedTerms`), so that they are not tokenized again; an
+ * entry it lacks (or whose numbered terms name a position their vocabulary lacks) is tokenized
+ * here.
  *
  * @example
  * const index = buildRelevanceIndex(entries);
@@ -107,43 +164,100 @@ export function entryFieldTerms(entry: Pick<Entry, "name" | "description" | "met
 export function buildRelevanceIndex<T extends Pick<Entry, "name" | "description" | "metadataText">>(
   entries: readonly T[],
   weights: IndexWeights = DEFAULT_INDEX_WEIGHTS,
-  known?: ReadonlyMap<T, EntryFieldTerms>,
+  known?: ReadonlyMap<T, EntryFieldTerms | NumberedTerms>,
 ): RelevanceIndex {
-  const fields = entries.map((entry) => known?.get(entry) ?? entryFieldTerms(entry));
-  const fieldWeights = [weights.name, weights.description, weights.metadata];
-  const lengths = [0, 0, 0];
-  for (const document of fields) for (let field = 0; field < 3; field++) lengths[field]! += document[field]!.length;
-  const averages = lengths.map((length) => Math.max(1, length / Math.max(1, fields.length)));
-  const b = weights.lengthNormalization;
-
-  // Terms are numbered as first met; an entry's weighted counts are summed in `counts` by number
-  // (its terms listed in `met` in the order they come, as a per-entry Map would keep them; `metBy`
-  // holds the position + 1 of the last entry that met each) and its postings appended to each
-  // term's text: no Map, list or posting object per entry and term.
+  // First every entry's words, as the numbers of their terms (numbered as first met) in one
+  // array, with where each entry's fields start: a term of a numbered vocabulary is looked up once
+  // per vocabulary, a word read from a kept entry is a number, never a string.
   const numbers = new Map<string, number>();
   const terms: string[] = [];
-  // Each term's postings as a list, joined once at the end: appending to a string would make a
-  // tree of a rope's pieces per term, flattened only when the text is written, at a cost of its own.
-  const lists: string[][] = [];
-  let counts = new Float64Array(1024);
-  let metBy = new Int32Array(1024);
-  const met: number[] = [];
-  fields.forEach((document, position) => {
+  const numberOf = (term: string): number => {
+    let number = numbers.get(term);
+    if (number === undefined) {
+      number = terms.length;
+      numbers.set(term, number);
+      terms.push(term);
+    }
+    return number;
+  };
+  const ofVocabulary = new Map<readonly string[], Int32Array>();
+  let words = new Int32Array(1 << 16);
+  let used = 0;
+  const starts = new Int32Array(entries.length * 3 + 1);
+  const push = (number: number): void => {
+    if (used === words.length) words = grown(words);
+    words[used++] = number;
+  };
+  entries.forEach((entry, position) => {
+    const given = known?.get(entry);
+    if (given !== undefined && "numbers" in given && pushNumbered(given, position)) return;
+    const document = given !== undefined && !("numbers" in given) ? given : entryFieldTerms(entry);
     for (let field = 0; field < 3; field++) {
-      const words = document[field]!;
-      const weight = fieldWeights[field]! / (1 - b + (b * words.length) / averages[field]!);
-      for (const term of words) {
-        let number = numbers.get(term);
-        if (number === undefined) {
-          number = terms.length;
-          numbers.set(term, number);
-          terms.push(term);
-          lists.push([]);
-          if (number === counts.length) {
-            counts = grown(counts);
-            metBy = grown(metBy);
-          }
+      starts[position * 3 + field] = used;
+      for (const term of document[field]!) push(numberOf(term));
+    }
+  });
+  starts[entries.length * 3] = used;
+  // A numbered entry's words; false (none of them taken) when its numbers are not three lists of
+  // positions its vocabulary has. Checked as they are taken: a check of its own, per number, would
+  // cost a new process more than the words themselves.
+  function pushNumbered({ vocabulary, numbers }: NumberedTerms, position: number): boolean {
+    if (!Array.isArray(numbers) || numbers.length !== 3) return false;
+    let mapped = ofVocabulary.get(vocabulary);
+    if (mapped === undefined) {
+      mapped = new Int32Array(vocabulary.length).fill(-1);
+      ofVocabulary.set(vocabulary, mapped);
+    }
+    // The positions first (a typed array has no element at one that is not a whole number in
+    // its range), then, all found, the terms' numbers in their place: nothing numbered before.
+    const from = used;
+    for (let field = 0; field < 3; field++) {
+      const list = numbers[field];
+      if (!Array.isArray(list)) {
+        used = from;
+        return false;
+      }
+      starts[position * 3 + field] = used;
+      for (let next = 0; next < list.length; next++) {
+        const at = list[next];
+        if (typeof at !== "number" || mapped[at] === undefined) {
+          used = from;
+          return false;
         }
+        push(at);
+      }
+    }
+    for (let word = from; word < used; word++) {
+      const at = words[word]!;
+      let number = mapped[at]!;
+      if (number < 0) number = mapped[at] = numberOf(vocabulary[at]!);
+      words[word] = number;
+    }
+    return true;
+  }
+
+  const fieldWeights = [weights.name, weights.description, weights.metadata];
+  const lengths = [0, 0, 0];
+  for (let at = 0; at < entries.length * 3; at++) lengths[at % 3]! += starts[at + 1]! - starts[at]!;
+  const averages = lengths.map((length) => Math.max(1, length / Math.max(1, entries.length)));
+  const b = weights.lengthNormalization;
+
+  // An entry's weighted counts are summed in `counts` by number (its terms listed in `met` in the
+  // order they come, as a per-entry Map would keep them; `metBy` holds the position + 1 of the
+  // last entry that met each) and its postings added to each term's list: no Map or posting
+  // object per entry and term. The lists are joined once at the end: appending to a string would
+  // make a tree of a rope's pieces per term, flattened only when the text is written.
+  const lists: string[][] = terms.map(() => []);
+  const counts = new Float64Array(terms.length);
+  const metBy = new Int32Array(terms.length);
+  const met: number[] = [];
+  for (let position = 0; position < entries.length; position++) {
+    for (let field = 0; field < 3; field++) {
+      const from = starts[position * 3 + field]!;
+      const to = starts[position * 3 + field + 1]!;
+      const weight = fieldWeights[field]! / (1 - b + (b * (to - from)) / averages[field]!);
+      for (let at = from; at < to; at++) {
+        const number = words[at]!;
         if (metBy[number] !== position + 1) {
           metBy[number] = position + 1;
           met.push(number);
@@ -157,7 +271,7 @@ export function buildRelevanceIndex<T extends Pick<Entry, "name" | "description"
       counts[number] = 0;
     }
     met.length = 0;
-  });
+  }
   const postings = Object.create(null) as Record<string, string>;
   terms.forEach((term, number) => (postings[term] = lists[number]!.join(",")));
   return { version: 2, documents: entries.length, postings };
