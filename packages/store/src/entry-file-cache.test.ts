@@ -191,6 +191,34 @@ describe("the per-file entry cache", () => {
     expect(readFileSync(path, "utf8")).not.toContain('{ "name"');
   });
 
+  it("grows a file's vocabulary as it is edited, and numbers its terms anew once most of it is gone", async () => {
+    const { projectRoot, globalStoreDir, cache } = realSources();
+    const patterns = join(projectRoot, "docs/knowledge-bank/patterns.md");
+    const path = entryFileCachePath(cache, patterns);
+    // 1,500 entries of a word each no other holds.
+    const word = (at: number) => `word${String(at).replace(/[0-9]/g, (digit) => "abcdefghij"[Number(digit)]!)}`;
+    writeFileSync(patterns, Array.from({ length: 1500 }, (_, at) => `### Pattern: Lesson ${word(at)}\nKeep ${word(at)} in mind.\n`).join("\n"));
+    await readMemorySources({ projectRoot, globalStoreDir, includeGlobal: true, cache });
+    const size = readKept(path).meta.vocabulary.length;
+    expect(size).toBeGreaterThan(1300);
+    // A few entries gone: their terms stay in the vocabulary, the others keep their numbers.
+    writeFileSync(patterns, Array.from({ length: 1400 }, (_, at) => `### Pattern: Lesson ${word(at)}\nKeep ${word(at)} in mind.\n`).join("\n"));
+    const fewer = await readMemorySources({ projectRoot, globalStoreDir, includeGlobal: true, cache, terms: true });
+    expect(readKept(path).meta.vocabulary).toHaveLength(size);
+    // Most gone: numbered anew, the same index.
+    writeFileSync(patterns, "### Pattern: Lesson one\nKeep one in mind.\n");
+    const one = await readMemorySources({ projectRoot, globalStoreDir, includeGlobal: true, cache, terms: true });
+    expect(readKept(path).meta.vocabulary.length).toBeLessThan(20);
+    for (const read of [fewer, one]) {
+      const candidates = injectionCandidates({ local: read.local, global: read.global, project: "project" });
+      expect(buildRelevanceIndex(candidates, undefined, read.terms)).toEqual(buildRelevanceIndex(candidates));
+    }
+    const again = await readMemorySources({ projectRoot, globalStoreDir, includeGlobal: true, cache, terms: true });
+    const candidates = injectionCandidates({ local: again.local, global: again.global, project: "project" });
+    expect(candidates.filter((entry) => again.terms!.has(entry)).length).toBe(candidates.length - candidates.filter((entry) => !again.local.includes(entry) && !again.global.includes(entry)).length);
+    expect(buildRelevanceIndex(candidates, undefined, again.terms)).toEqual(buildRelevanceIndex(candidates));
+  });
+
   it("ignores a damaged cache file, another version's and another way of reading's, and writes it anew", async () => {
     const { projectRoot, globalStoreDir, cache } = realSources();
     const parsed = await readMemorySources({ projectRoot, globalStoreDir, includeGlobal: true });
