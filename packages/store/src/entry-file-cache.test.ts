@@ -205,8 +205,11 @@ describe("the per-file entry cache", () => {
     writeFileSync(patterns, Array.from({ length: 1400 }, (_, at) => `### Pattern: Lesson ${word(at)}\nKeep ${word(at)} in mind.\n`).join("\n"));
     const fewer = await readMemorySources({ projectRoot, globalStoreDir, includeGlobal: true, cache, terms: true });
     expect(readKept(path).meta.vocabulary).toHaveLength(size);
-    // Most gone: numbered anew, the same index.
-    writeFileSync(patterns, "### Pattern: Lesson one\nKeep one in mind.\n");
+    // Most gone, and the one left numbered in the cache with a position its vocabulary lacks (a
+    // damaged cache): numbered anew, that one tokenized again, the same index.
+    const damaged = readKept(path);
+    writeFileSync(path, keptText({ ...damaged, meta: { ...damaged.meta, terms: [[[999_999], [], []], ...damaged.meta.terms.slice(1)] } }));
+    writeFileSync(patterns, `### Pattern: Lesson ${word(0)}\nKeep ${word(0)} in mind.\n`);
     const one = await readMemorySources({ projectRoot, globalStoreDir, includeGlobal: true, cache, terms: true });
     expect(readKept(path).meta.vocabulary.length).toBeLessThan(20);
     for (const read of [fewer, one]) {

@@ -60,8 +60,8 @@ export function entryFileCachePath(cache: EntryFileCache, path: string): string 
 
 // The first line says what the rest is: the file, its stamp, how it was read (`how`: scope,
 // category and redaction) and by which build; the second holds the warnings, the file's
-// vocabulary and each entry's terms numbered in it; then each entry has a line of its own (`entryLine`), so that an entry kept unchanged is
-// written again as the bytes it was read from.
+// vocabulary and each entry's terms numbered in it; then each entry has a line of its own
+// (`entryLine`), so that an entry kept unchanged is written again as the bytes it was read from.
 function header(cache: EntryFileCache, path: string, stamp: string, how: string): string {
   return JSON.stringify({ format: FORMAT, salt: cache.salt, path, stamp, how });
 }

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { CATEGORIES, parseKnowledgeBank, type Category, type Entry, type Scope } from "@iflow-memory/parser";
-import { entryFieldTerms, numberTerms, type EntryFieldTerms, type NumberedTerms } from "@iflow-memory/ranker";
+import { entryFieldTerms, numberedFieldTerms, numberTerms, type NumberedTerms } from "@iflow-memory/ranker";
 import { fileStamp, keepLineOf, keptContentHashes, readFileEntries, unchangedEntries, writeFileEntries, type EntryFileCache, type FileEntries } from "./entry-file-cache.js";
 import { readCommittedFiles } from "./read-committed-files.js";
 import { readTextFile } from "./read-text-file.js";
@@ -84,7 +84,7 @@ async function readEntryFile(path: string, isTarget: boolean, file: { scope: Sco
     vocabulary = [...vocabulary];
     const positions = new Map(vocabulary.map((term, at) => [term, at]));
     terms = read.entries.map((entry, at) => unchanged[at] ?? numberTerms(entryFieldTerms(entry), vocabulary, positions));
-    ({ vocabulary, terms } = compactVocabulary(vocabulary, terms as (readonly (readonly number[])[])[]));
+    ({ vocabulary, terms } = compactVocabulary(vocabulary, terms as (readonly (readonly number[])[])[], read.entries));
   }
   const entries = { entries: read.entries, warnings: read.warnings.slice(0, parsed.warnings.length), redactions: read.warnings.slice(parsed.warnings.length), terms, vocabulary };
   if (keep) await writeFileEntries(cache, path, state.stamp, how, entries);
@@ -92,13 +92,17 @@ async function readEntryFile(path: string, isTarget: boolean, file: { scope: Sco
 }
 
 // A vocabulary that only grows keeps the terms of entries since edited away: once those are
-// more than the terms in use (and a thousand), the file's terms are numbered anew.
-function compactVocabulary(vocabulary: string[], terms: (readonly (readonly number[])[])[]): { vocabulary: string[]; terms: (readonly (readonly number[])[])[] } {
+// more than the terms in use (and a thousand), the file's terms are numbered anew (an entry whose
+// kept numbers its vocabulary lacks, from a damaged cache, tokenized again).
+function compactVocabulary(vocabulary: string[], terms: (readonly (readonly number[])[])[], entries: readonly Entry[]): { vocabulary: string[]; terms: (readonly (readonly number[])[])[] } {
   const used = new Uint8Array(vocabulary.length);
   let count = 0;
   for (const fields of terms) for (const field of fields) for (const at of field) if (used[at] === 0) (used[at] = 1), count++;
   if (vocabulary.length - count <= count + 1000) return { vocabulary, terms };
   const fresh: string[] = [];
   const positions = new Map<string, number>();
-  return { vocabulary: fresh, terms: terms.map((fields) => numberTerms(fields.map((field) => field.map((at) => vocabulary[at]!)) as unknown as EntryFieldTerms, fresh, positions)) };
+  return {
+    vocabulary: fresh,
+    terms: terms.map((numbers, at) => numberTerms(numberedFieldTerms({ vocabulary, numbers }) ?? entryFieldTerms(entries[at]!), fresh, positions)),
+  };
 }

@@ -188,16 +188,6 @@ export function buildRelevanceIndex<T extends Pick<Entry, "name" | "description"
     if (used === words.length) words = grown(words);
     words[used++] = number;
   };
-  entries.forEach((entry, position) => {
-    const given = known?.get(entry);
-    if (given !== undefined && "numbers" in given && pushNumbered(given, position)) return;
-    const document = given !== undefined && !("numbers" in given) ? given : entryFieldTerms(entry);
-    for (let field = 0; field < 3; field++) {
-      starts[position * 3 + field] = used;
-      for (const term of document[field]!) push(numberOf(term));
-    }
-  });
-  starts[entries.length * 3] = used;
   // A numbered entry's words; false (none of them taken) when its numbers are not three lists of
   // positions its vocabulary has. Checked as they are taken: a check of its own, per number, would
   // cost a new process more than the words themselves.
@@ -236,6 +226,16 @@ export function buildRelevanceIndex<T extends Pick<Entry, "name" | "description"
     return true;
   }
 
+  entries.forEach((entry, position) => {
+    const given = known?.get(entry);
+    if (given !== undefined && "numbers" in given && pushNumbered(given, position)) return;
+    const document = given !== undefined && !("numbers" in given) ? given : entryFieldTerms(entry);
+    for (let field = 0; field < 3; field++) {
+      starts[position * 3 + field] = used;
+      for (const term of document[field]!) push(numberOf(term));
+    }
+  });
+  starts[entries.length * 3] = used;
   const fieldWeights = [weights.name, weights.description, weights.metadata];
   const lengths = [0, 0, 0];
   for (let at = 0; at < entries.length * 3; at++) lengths[at % 3]! += starts[at + 1]! - starts[at]!;
