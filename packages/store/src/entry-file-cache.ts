@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import type { Entry } from "@iflow-memory/parser";
+import type { NumberedTerms } from "@iflow-memory/ranker";
 import { encodeLossless } from "./lossless-utf8.js";
 import { readUserFile } from "./read-user-file.js";
 import { SETTLE_MS } from "./settle-ms.js";
@@ -30,7 +31,7 @@ export interface FileEntries {
    * `vocabulary` (`NumberedTerms`); in a file read but not kept, only those known without
    * tokenizing (`unchangedEntries`).
    */
-  terms: (readonly (readonly number[])[] | undefined)[];
+  terms: (NumberedTerms["numbers"] | undefined)[];
   /** The terms `terms` number (the file's own, grown as it is edited); empty when there are none. */
   vocabulary: string[];
 }
@@ -68,7 +69,7 @@ function header(cache: EntryFileCache, path: string, stamp: string, how: string)
 
 /** Entries kept for a file (`readFileEntries`): for it as it is now, or for an earlier version of it. */
 export interface KeptFileEntries extends FileEntries {
-  terms: (readonly (readonly number[])[])[];
+  terms: NumberedTerms["numbers"][];
   /** Kept for the file as it is now (its stamp); false: for an earlier version of it, read the same way by the same build. */
   current: boolean;
 }
@@ -110,7 +111,7 @@ export async function readFileEntries(cache: EntryFileCache, path: string, stamp
       entries.push(entry);
       start = end + 1;
     }
-    return entries.length === terms.length ? { entries, warnings, redactions, terms: terms as (readonly number[])[][], vocabulary, current } : null;
+    return entries.length === terms.length ? { entries, warnings, redactions, terms: terms as NumberedTerms["numbers"][], vocabulary, current } : null;
   } catch {
     return null;
   }

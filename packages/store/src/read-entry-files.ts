@@ -81,10 +81,13 @@ async function readEntryFile(path: string, isTarget: boolean, file: { scope: Sco
   let vocabulary = kept?.vocabulary ?? [];
   let terms = unchanged;
   if (keep) {
-    vocabulary = [...vocabulary];
-    const positions = new Map(vocabulary.map((term, at) => [term, at]));
-    terms = read.entries.map((entry, at) => unchanged[at] ?? numberTerms(entryFieldTerms(entry), vocabulary, positions));
-    ({ vocabulary, terms } = compactVocabulary(vocabulary, terms as (readonly (readonly number[])[])[], read.entries));
+    const grown = [...vocabulary];
+    const positions = new Map(grown.map((term, at) => [term, at]));
+    ({ vocabulary, terms } = compactVocabulary(
+      grown,
+      read.entries.map((entry, at) => unchanged[at] ?? numberTerms(entryFieldTerms(entry), grown, positions)),
+      read.entries,
+    ));
   }
   const entries = { entries: read.entries, warnings: read.warnings.slice(0, parsed.warnings.length), redactions: read.warnings.slice(parsed.warnings.length), terms, vocabulary };
   if (keep) await writeFileEntries(cache, path, state.stamp, how, entries);
@@ -93,11 +96,13 @@ async function readEntryFile(path: string, isTarget: boolean, file: { scope: Sco
 
 // A vocabulary that only grows keeps the terms of entries since edited away: once those are
 // more than the terms in use (and a thousand), the file's terms are numbered anew (an entry whose
-// kept numbers its vocabulary lacks, from a damaged cache, tokenized again).
-function compactVocabulary(vocabulary: string[], terms: (readonly (readonly number[])[])[], entries: readonly Entry[]): { vocabulary: string[]; terms: (readonly (readonly number[])[])[] } {
+// kept numbers are not its vocabulary's, from a damaged cache, tokenized again).
+function compactVocabulary(vocabulary: string[], terms: NumberedTerms["numbers"][], entries: readonly Entry[]): { vocabulary: string[]; terms: NumberedTerms["numbers"][] } {
   const used = new Uint8Array(vocabulary.length);
   let count = 0;
-  for (const fields of terms) for (const field of fields) for (const at of field) if (used[at] === 0) (used[at] = 1), count++;
+  // Counted as they come: a damaged entry's numbers (a field that is no list, a position the
+  // vocabulary lacks) count for nothing.
+  for (const fields of terms) for (const field of fields) if (Array.isArray(field)) for (const at of field) if (used[at] === 0) (used[at] = 1), count++;
   if (vocabulary.length - count <= count + 1000) return { vocabulary, terms };
   const fresh: string[] = [];
   const positions = new Map<string, number>();
