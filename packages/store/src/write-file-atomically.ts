@@ -1,4 +1,4 @@
-import { closeSync, fchmodSync, fsyncSync, mkdirSync, openSync, renameSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, fchmodSync, fsyncSync, mkdirSync, openSync, renameSync, unlinkSync, writeSync, writevSync } from "node:fs";
 import { dirname } from "node:path";
 import { errorMessage } from "./error-code.js";
 import { encodeLossless } from "./lossless-utf8.js";
@@ -26,7 +26,8 @@ export async function writeFileAtomically(path: string, content: string | Uint8A
     const descriptor = openCreating(temporary);
     try {
       if (options.mode !== undefined) fchmodSync(descriptor, options.mode);
-      for (const bytes of encodedPieces(content)) for (let written = 0; written < bytes.length; ) written += writeSync(descriptor, bytes, written);
+      if (isBytePieces(content)) writeAllPieces(descriptor, content);
+      else for (const bytes of encodedPieces(content)) for (let written = 0; written < bytes.length; ) written += writeSync(descriptor, bytes, written);
       if (options.durable !== false) fsyncSync(descriptor);
     } finally {
       closeSync(descriptor);
@@ -42,26 +43,38 @@ export async function writeFileAtomically(path: string, content: string | Uint8A
   }
 }
 
-// Content given in pieces (lines of a cache of many megabytes) is encoded a megabyte or so at a
-// time, so that neither the whole text nor its bytes are ever held at once; pieces of bytes are
-// gathered a megabyte or so at a time, so that thousands of lines are not thousands of writes.
-function* encodedPieces(content: string | Uint8Array | readonly string[] | readonly Uint8Array[]): Generator<Uint8Array> {
+function isBytePieces(content: string | Uint8Array | readonly string[] | readonly Uint8Array[]): content is readonly Uint8Array[] {
+  return Array.isArray(content) && content.length > 0 && typeof content[0] !== "string";
+}
+
+// The most buffers one writev takes (Linux's IOV_MAX).
+const IOV_MAX = 1024;
+
+// Pieces of bytes (the lines of a cache of many megabytes) go to the file as they are, up to
+// IOV_MAX at a time (writev): neither copied into batches nor thousands of writes. A write that
+// takes part of them goes on from where it stopped.
+function writeAllPieces(descriptor: number, pieces: readonly Uint8Array[]): void {
+  for (let from = 0; from < pieces.length; from += IOV_MAX) {
+    let batch = pieces.slice(from, from + IOV_MAX);
+    let left = 0;
+    for (const piece of batch) left += piece.length;
+    while (left > 0) {
+      let written = writevSync(descriptor, batch);
+      left -= written;
+      if (left === 0) break;
+      let at = 0;
+      while (written >= batch[at]!.length) written -= batch[at++]!.length;
+      batch = [batch[at]!.subarray(written), ...batch.slice(at + 1)];
+    }
+  }
+}
+
+// Content given as pieces of text (lines of a cache of many megabytes) is encoded a megabyte or
+// so at a time, so that neither the whole text nor its bytes are ever held at once.
+function* encodedPieces(content: string | Uint8Array | readonly string[]): Generator<Uint8Array> {
   if (typeof content === "string") yield encodeLossless(content);
   else if (content instanceof Uint8Array) yield content;
-  else if (content.length > 0 && typeof content[0] !== "string") {
-    let batch: Uint8Array[] = [];
-    let length = 0;
-    for (const piece of content as readonly Uint8Array[]) {
-      batch.push(piece);
-      length += piece.length;
-      if (length >= 1 << 20) {
-        yield batch.length === 1 ? piece : Buffer.concat(batch, length);
-        batch = [];
-        length = 0;
-      }
-    }
-    if (batch.length > 0) yield Buffer.concat(batch, length);
-  } else {
+  else {
     let batch: string[] = [];
     let length = 0;
     for (const piece of content as readonly string[]) {

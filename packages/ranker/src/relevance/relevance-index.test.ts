@@ -48,6 +48,25 @@ describe("buildRelevanceIndex", () => {
     );
   });
 
+  it("writes positions and counts of several base-36 digits as toString(36) does (banks of up to 3,000 entries, long fields, large weights)", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 3_000 }),
+        fc.integer({ min: 0, max: 2 ** 31 - 1 }),
+        fc.constantFrom(1, 40, 5_000),
+        (size, seed, boost) => {
+          let state = seed;
+          const next = () => (state = (state * 1_103_515_245 + 12_345) % 2 ** 31);
+          const words = (count: number) => Array.from({ length: count }, () => WORDS[next() % WORDS.length]).join(" ");
+          const entries = Array.from({ length: size }, () => makeEntry({ name: words(next() % 4), description: words(next() % 60), metadataText: `- Instead: ${words(next() % 9)}` }));
+          const weights = { name: 1.5 * boost, description: boost, metadata: 0.6, lengthNormalization: 0.75 };
+          expect(Object.entries(buildRelevanceIndex(entries, weights).postings)).toEqual(plainIndex(entries, weights));
+        },
+      ),
+      { numRuns: 12 },
+    );
+  });
+
   it("reads terms given numbered (a vocabulary per file, shared and grown) as it reads them given as lists (300 random banks and weights)", () => {
     fc.assert(
       fc.property(fc.array(fc.tuple(entryArbitrary, fc.integer({ min: 0, max: 2 })), { maxLength: 30 }), weightsArbitrary, (drawn, weights) => {
