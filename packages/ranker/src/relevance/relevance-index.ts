@@ -244,19 +244,13 @@ export function buildRelevanceIndex<T extends Pick<Entry, "name" | "description"
 
   // An entry's weighted counts are summed in `counts` by number (its terms listed in `met` in the
   // order they come, as a per-entry Map would keep them; `metBy` holds the position + 1 of the
-  // last entry that met each), and each of its postings kept as a term's number and its count in
-  // hundredths, with the bytes it takes counted per term. Then the postings are written as text
-  // into one buffer, each term's at its own place, and each term's text read from it once: no
-  // string per posting (a bank of 5,000 entries has some 200,000), none to join.
+  // last entry that met each) and its postings added to each term's list: no Map or posting
+  // object per entry and term. The lists are joined once at the end: appending to a string would
+  // make a tree of a rope's pieces per term, flattened only when the text is written.
+  const lists: string[][] = terms.map(() => []);
   const counts = new Float64Array(terms.length);
   const metBy = new Int32Array(terms.length);
   const met: number[] = [];
-  // An entry has at most one posting per word it holds.
-  const postedTerms = new Int32Array(used);
-  const postedCounts = new Float64Array(used);
-  let posted = 0;
-  const postedUpTo = new Int32Array(entries.length);
-  const termBytes = new Float64Array(terms.length);
   for (let position = 0; position < entries.length; position++) {
     for (let field = 0; field < 3; field++) {
       const from = starts[position * 3 + field]!;
@@ -271,73 +265,17 @@ export function buildRelevanceIndex<T extends Pick<Entry, "name" | "description"
         counts[number]! += weight;
       }
     }
-    // "key:count," in base 36: the key's digits, a colon, the count's digits, a comma.
-    const keyBytes = base36Length(position) + 2;
+    const key = position.toString(36);
     for (const number of met) {
-      const count = Math.max(1, Math.round(counts[number]! * 100));
-      postedTerms[posted] = number;
-      postedCounts[posted++] = count;
-      termBytes[number]! += keyBytes + base36Length(count);
+      lists[number]!.push(`${key}:${Math.max(1, Math.round(counts[number]! * 100)).toString(36)}`);
       counts[number] = 0;
     }
-    postedUpTo[position] = posted;
     met.length = 0;
   }
-  const termStarts = new Float64Array(terms.length + 1);
-  for (let number = 0; number < terms.length; number++) termStarts[number + 1] = termStarts[number]! + termBytes[number]!;
-  const text = Buffer.allocUnsafe(termStarts[terms.length]!);
-  const ends = termStarts.slice(0, terms.length);
-  const key = new Uint8Array(16);
-  for (let position = 0, next = 0; position < entries.length; position++) {
-    // The entry's key once, with its colon.
-    const keyLength = writeBase36(key, 0, position);
-    key[keyLength] = 58; // ":"
-    for (; next < postedUpTo[position]!; next++) {
-      const number = postedTerms[next]!;
-      let at = ends[number]!;
-      for (let digit = 0; digit <= keyLength; digit++) text[at++] = key[digit]!;
-      at = writeBase36(text, at, postedCounts[next]!);
-      text[at] = 44; // ","
-      ends[number] = at + 1;
-    }
-  }
   const postings = Object.create(null) as Record<string, string>;
-  // Each term's postings without their last comma (every term is met at least once).
-  terms.forEach((term, number) => (postings[term] = text.toString("latin1", termStarts[number]!, termStarts[number + 1]! - 1)));
+  terms.forEach((term, number) => (postings[term] = lists[number]!.join(",")));
   return { version: 2, documents: entries.length, postings };
 }
-
-// How many base-36 digits `value` (a whole number, at least 0) takes, as `value.toString(36)` writes it.
-function base36Length(value: number): number {
-  let length = 1;
-  for (let rest = Math.floor(value / 36); rest > 0; rest = Math.floor(rest / 36)) length++;
-  return length;
-}
-
-// Writes `value` (a whole number, at least 0) at `at` in base 36 as `value.toString(36)` does
-// (digits, then lowercase letters); returns where the digits end.
-function writeBase36(bytes: Uint8Array, at: number, value: number): number {
-  // Most counts (hundredths) take two digits.
-  if (value < 1296) {
-    if (value < 36) {
-      bytes[at] = BASE36[value]!;
-      return at + 1;
-    }
-    bytes[at] = BASE36[Math.floor(value / 36)]!;
-    bytes[at + 1] = BASE36[value % 36]!;
-    return at + 2;
-  }
-  const end = at + base36Length(value);
-  let rest = value;
-  for (let digit = end - 1; digit >= at; digit--) {
-    bytes[digit] = BASE36[rest % 36]!;
-    rest = Math.floor(rest / 36);
-  }
-  return end;
-}
-
-// The characters of base-36 digits, by value.
-const BASE36 = Uint8Array.from("0123456789abcdefghijklmnopqrstuvwxyz", (digit) => digit.charCodeAt(0));
 
 function grown<T extends Float64Array | Int32Array>(array: T): T {
   const larger = new (array.constructor as new (length: number) => T)(array.length * 2);
