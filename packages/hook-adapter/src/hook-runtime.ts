@@ -1,5 +1,6 @@
 import { dirname } from "node:path";
 import {
+  DEFAULT_CONFIG,
   claimCacheRefresh,
   claimSessionEvent,
   entryFileCache,
@@ -17,6 +18,7 @@ import {
   writeCachedInjection,
   writeCachedPlan,
   type EntryFileCache,
+  type MemoryConfig,
   type SessionInjection,
   type SessionPlan,
   type SessionSignals,
@@ -246,7 +248,7 @@ export interface CachedInjection {
  * before the change (same config) is cached, the session gets that one at once, and a background
  * process works the new one out for the next session. See `HookIO`.
  */
-export async function cachedInjection(io: HookIO, sources: InjectionSources, waiting: Waiting): Promise<CachedInjection> {
+export async function cachedInjection(io: HookIO, sources: InjectionSources, waiting: Waiting, options: CachedInjectionOptions = {}): Promise<CachedInjection> {
   const path = injectionCachePath(sources.globalStoreDir, sources.projectRoot);
   const now = (io.now ?? (() => new Date()))().getTime();
   const fingerprint = injectionFingerprint({ ...sources, salt: MEMORY_CACHE_SALT, now });
@@ -257,6 +259,7 @@ export async function cachedInjection(io: HookIO, sources: InjectionSources, wai
   const large = io.prepareAside !== undefined && fingerprint.bytes > IN_PROCESS_MAX_BYTES;
   const prepare = async (): Promise<SessionInjection> => {
     waiting.begin();
+    options.beforePrepare?.(configBefore());
     if (large && cacheOn && refreshInBackground !== undefined) {
       waiting.onGiveUp = () => startRefresh(refreshInBackground, path, sources, fingerprint.bytes);
     }
@@ -269,6 +272,13 @@ export async function cachedInjection(io: HookIO, sources: InjectionSources, wai
   };
   // Large files that changed: the injection made before the change, while a background process works out the new one.
   const cached = cacheOn ? readCachedInjectionOrEarlier(path, fingerprint, { earlier: large && refreshInBackground !== undefined }) : null;
+  // The config as far as it is known before the files are read: the defaults without a config
+  // file, else that of the injection made before them from the same config file (not read anew).
+  const configBefore = (): MemoryConfig | null => {
+    if (!fingerprint.configFile) return DEFAULT_CONFIG;
+    const earlier = cacheOn ? (cached ?? readCachedInjectionOrEarlier(path, fingerprint, { earlier: true })) : null;
+    return earlier?.injection.config ?? null;
+  };
   const stale = cached?.stale === true;
   let note: string | undefined;
   if (stale) note = `the memory files changed since the last session; this one gets them as they were before${startRefresh(refreshInBackground!, path, sources, fingerprint.bytes)}`;
@@ -291,6 +301,15 @@ export async function cachedInjection(io: HookIO, sources: InjectionSources, wai
     },
     ...(note === undefined ? {} : { note }),
   };
+}
+
+export interface CachedInjectionOptions {
+  /**
+   * Called when the injection is to be worked out from the files (not cached, or stale) before
+   * that starts, with the config as far as it is known then (null: not known until the files are
+   * read): a caller may start what it waits for later, as the session start starts git.
+   */
+  beforePrepare?: (config: MemoryConfig | null) => void;
 }
 
 /** Starts the background refresh unless one is running already; says what the next session gets. */

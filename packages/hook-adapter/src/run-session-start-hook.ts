@@ -1,4 +1,4 @@
-import { planSessionStart, readFeedback, sessionQuery, startSessionSignals, storeCacheDir } from "@iflow-memory/store";
+import { planSessionStart, readFeedback, sessionQuery, startSessionSignals, storeCacheDir, type MemoryConfig, type PendingSessionSignals } from "@iflow-memory/store";
 import { withIndexFetch } from "@iflow-memory/ranker";
 import { agentDialect } from "./agent-dialect.js";
 import { cachedInjection, claimInjection, hookSources, reportWarnings, runHook, type HookIO } from "./hook-runtime.js";
@@ -30,45 +30,65 @@ export function runSessionStartHook(io: HookIO): Promise<0> {
     }
     const source = typeof input.source === "string" && input.source !== "" ? input.source : "startup";
     const sources = await hookSources(io, input);
-    const { injection, ranking, lastPlan, savePlan, note } = await cachedInjection(io, sources, waiting);
-    if (note !== undefined) problems.push(note);
+    const { gatherSignals } = io;
+    const startSignals = (): PendingSessionSignals =>
+      gatherSignals === undefined
+        ? startSessionSignals({ projectRoot: sources.projectRoot, env: io.env, cacheDir: storeCacheDir(sources.globalStoreDir), ...(io.spawn === undefined ? {} : { spawn: io.spawn }) })
+        : { signals: () => gatherSignals(sources.projectRoot), cancel: () => undefined };
+    // Git before the memory files are read, when they must be and the config ranks as far as is
+    // known then: it works while they are parsed, and its answer is there when they are done.
+    let early: PendingSessionSignals | null = null;
+    // Stopped if the process ends first (the deadline): a git started early must not outlive the hook.
+    const stopEarly = () => early?.cancel();
+    const beforePrepare = (config: MemoryConfig | null) => {
+      if (config?.injectionEnabled !== true || config.injectionRanking === "original" || !config.injectionEvents.includes(source)) return;
+      early = startSignals();
+      process.once("exit", stopEarly);
+    };
+    let pending: PendingSessionSignals | null = null;
+    try {
+      const { injection, ranking, lastPlan, savePlan, note } = await cachedInjection(io, sources, waiting, { beforePrepare });
+      if (note !== undefined) problems.push(note);
 
-    reportWarnings(injection.configWarnings, problems);
-    const { config } = injection;
-    if (!config.injectionEnabled || !config.injectionEvents.includes(source)) return "";
-    reportWarnings(injection.warnings, problems);
+      reportWarnings(injection.configWarnings, problems);
+      const { config } = injection;
+      if (!config.injectionEnabled || !config.injectionEvents.includes(source)) return "";
+      reportWarnings(injection.warnings, problems);
 
-    const fetch = io.fetch ?? "cli";
-    let plan = planSessionStart(injection, null, { fetch });
-    if (config.injectionRanking !== "original") {
-      waiting.begin();
-      // Git first, so that it works while the index is read; its time budget counts from the wait
-      // for its answer, so that reading a large index cannot run it out.
-      const { gatherSignals } = io;
-      const pending =
-        gatherSignals === undefined
-          ? startSessionSignals({ projectRoot: sources.projectRoot, env: io.env, cacheDir: storeCacheDir(sources.globalStoreDir), ...(io.spawn === undefined ? {} : { spawn: io.spawn }) })
-          : { signals: () => gatherSignals(sources.projectRoot) };
-      // The plan is a function of the files and the signals alone: when both are those of the
-      // last start, so is it, and neither the index nor the ranking is needed. Else the index is
-      // read while git runs (after it, when only the signals may have changed).
-      const last = lastPlan();
-      const early = last === null ? { candidates: await ranking() } : null;
-      const query = sessionQuery(await pending.signals());
-      const queryKey = JSON.stringify(query);
-      if (last !== null && last.query === queryKey) {
-        plan = last.plan;
-      } else {
-        const candidates = early !== null ? early.candidates : await ranking();
-        plan = planSessionStart({ ...injection, ...(candidates === undefined ? {} : { ranking: candidates }) }, query, { feedback: readFeedback(sources.globalStoreDir), fetch });
-        await savePlan(queryKey, plan);
+      const fetch = io.fetch ?? "cli";
+      let plan = planSessionStart(injection, null, { fetch });
+      if (config.injectionRanking !== "original") {
+        waiting.begin();
+        // Git first (if not started already), so that it works while the index is read; its time
+        // budget counts from the wait for its answer, so that reading a large index cannot run it out.
+        pending = early ?? startSignals();
+        // The plan is a function of the files and the signals alone: when both are those of the
+        // last start, so is it, and neither the index nor the ranking is needed. Else the index is
+        // read while git runs (after it, when only the signals may have changed).
+        const last = lastPlan();
+        const read = last === null ? { candidates: await ranking() } : null;
+        const query = sessionQuery(await pending.signals());
+        const queryKey = JSON.stringify(query);
+        if (last !== null && last.query === queryKey) {
+          plan = last.plan;
+        } else {
+          const candidates = read !== null ? read.candidates : await ranking();
+          plan = planSessionStart({ ...injection, ...(candidates === undefined ? {} : { ranking: candidates }) }, query, { feedback: readFeedback(sources.globalStoreDir), fetch });
+          await savePlan(queryKey, plan);
+        }
       }
+      if (plan.block === "") return "";
+      if (!claimInjection(sources, input, source, problems, io.agent)) return "";
+      // A plan kept from an earlier start may have been made by the other route's hook.
+      const block = withIndexFetch(plan.block, fetch);
+      await recordInjection(io, sources, input, plan, source, problems);
+      return agentDialect(io.agent).formatOutput("session-start", block);
+    } finally {
+      // Git started for a config that turned out not to rank, or by a start that failed before it
+      // waited for git, is stopped (one that answered is not affected).
+      process.removeListener("exit", stopEarly);
+      stopEarly();
+      pending?.cancel();
     }
-    if (plan.block === "") return "";
-    if (!claimInjection(sources, input, source, problems, io.agent)) return "";
-    // A plan kept from an earlier start may have been made by the other route's hook.
-    const block = withIndexFetch(plan.block, fetch);
-    await recordInjection(io, sources, input, plan, source, problems);
-    return agentDialect(io.agent).formatOutput("session-start", block);
   });
 }

@@ -30,6 +30,8 @@ export interface InjectionFingerprint {
   bytes: number;
   /** Whether any memory file (the knowledge bank's or the global store's) is there: without one, there is nothing to cache. */
   memory: boolean;
+  /** Whether the project has a config file: without one, its settings are the defaults (`DEFAULT_CONFIG`). */
+  configFile: boolean;
   /**
    * `value` without the state of the feedback file: what the candidates and their index depend on
    * (a vote moves rankings and plans, not them), so that a reader may keep those across a vote.
@@ -45,7 +47,7 @@ export interface InjectionFingerprint {
  *
  * @example
  * injectionFingerprint({ projectRoot: "/work/webshop", globalStoreDir, salt: "0.1.0" });
- * // { value: "0.1.0\n/work/webshop\n…", settled: true, bytes: 92114, memory: true, withoutFeedback: "0.1.0\n/work/webshop\n…" }
+ * // { value: "0.1.0\n/work/webshop\n…", settled: true, bytes: 92114, memory: true, configFile: false, withoutFeedback: "0.1.0\n/work/webshop\n…" }
  */
 export function injectionFingerprint(options: { projectRoot: string; globalStoreDir: string; salt: string; now?: number }): InjectionFingerprint {
   const paths = [
@@ -73,7 +75,15 @@ export function injectionFingerprint(options: { projectRoot: string; globalStore
     }
   });
   const files = [options.salt, options.projectRoot, options.globalStoreDir, ...states.slice(0, -1)].join("\n");
-  return { value: `${files}\n${states.at(-1)!}`, settings: [options.salt, options.projectRoot, options.globalStoreDir, states[0]].join("\n"), settled, bytes, memory, withoutFeedback: files };
+  return {
+    value: `${files}\n${states.at(-1)!}`,
+    settings: [options.salt, options.projectRoot, options.globalStoreDir, states[0]].join("\n"),
+    settled,
+    bytes,
+    memory,
+    configFile: !states[0]!.endsWith("\tENOENT"),
+    withoutFeedback: files,
+  };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from "node:child_process";
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, delimiter, dirname, join } from "node:path";
 import { dedent, makeTempDir } from "@iflow-memory/test-utils";
 import { describe, expect, it } from "vitest";
@@ -236,6 +236,38 @@ describe("gatherSessionSignals", () => {
     const started4 = readFileSync(pids, "utf8").trim().split("\n").map(Number);
     expect(started4).toHaveLength(4); // two shells, two sleeps
     expect(started4.filter((pid) => isRunning(pid))).toEqual([]);
+  });
+
+  it.skipIf(process.platform === "win32")("stops git and what it started when the signals are cancelled, without waiting for its budget", async () => {
+    const root = repository();
+    git(root, "checkout", "-q", "-b", "fix/timeouts");
+    const bin = makeTempDir();
+    const pids = join(bin, "pids");
+    writeFileSync(join(bin, "git"), `#!/bin/sh\necho $$ >> "${pids}"\nsleep 5 &\necho $! >> "${pids}"\nwait\n`);
+    chmodSync(join(bin, "git"), 0o755);
+
+    const pending = startSessionSignals({ projectRoot: root, timeoutMs: 60_000, env: { ...process.env, PATH: `${bin}${delimiter}${process.env.PATH ?? ""}` }, spawn });
+    // Both shells have started their sleep.
+    for (let waited = 0; waited < 5000 && (readFileSync(pids, { encoding: "utf8", flag: "a+" }).trim().split("\n").length < 4); waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+    pending.cancel();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+
+    const started = readFileSync(pids, "utf8").trim().split("\n").map(Number);
+    expect(started).toHaveLength(4); // two shells, two sleeps
+    expect(started.filter((pid) => isRunning(pid))).toEqual([]);
+  });
+
+  it.skipIf(process.platform === "win32")("starts no git when cancelled before child_process has loaded", async () => {
+    const root = repository();
+    const bin = makeTempDir();
+    const calls = join(bin, "calls");
+    writeFileSync(join(bin, "git"), `#!/bin/sh\necho "$2" >> "${calls}"\n`);
+    chmodSync(join(bin, "git"), 0o755);
+
+    // Without spawn, child_process is loaded first: git is not started within the call.
+    startSessionSignals({ projectRoot: root, env: { ...process.env, PATH: `${bin}${delimiter}${process.env.PATH ?? ""}` } }).cancel();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(existsSync(calls)).toBe(false);
   });
 
   it("still reads the branch from the files when git is not on PATH", async () => {

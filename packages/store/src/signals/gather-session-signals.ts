@@ -63,6 +63,8 @@ export interface GatherSessionSignalsOptions {
 export interface PendingSessionSignals {
   /** The signals, once git has answered or its budget (from this call) has run out. Call it once. */
   signals(): Promise<SessionSignals>;
+  /** Stops git when the signals are not wanted after all (`signals` is then never called). */
+  cancel(): void;
 }
 
 export const DEFAULT_SIGNALS_TIMEOUT_MS = 200;
@@ -136,6 +138,7 @@ export function startSessionSignals(options: GatherSessionSignalsOptions): Pendi
   let cachedLog: string | null = null;
   let logKey: string | null = null;
   let started: Promise<void> | undefined;
+  let cancelled = false;
   if (git !== null) {
     const repository = git;
     for (const note of repository.notes) skipped.push(note);
@@ -153,7 +156,7 @@ export function startSessionSignals(options: GatherSessionSignalsOptions): Pendi
       cachedLog = logKey === null ? null : readCachedGitLog(options.cacheDir, repository.repositoryRoot, logKey);
     }
     const launch = (spawn: typeof import("node:child_process").spawn): void => {
-      if (timeoutMs === 0) return;
+      if (timeoutMs === 0 || cancelled) return;
       const run = { cwd: repository.repositoryRoot, env, spawn };
       statusRun = startGit(["--no-pager", "status", "--porcelain=v1", "-z", "--untracked-files=normal", "--no-renames", "--ignore-submodules=dirty"], {
         ...run,
@@ -178,6 +181,12 @@ export function startSessionSignals(options: GatherSessionSignalsOptions): Pendi
   }
 
   return {
+    cancel: () => {
+      // Git may not have started yet (child_process still loading): then it never does.
+      cancelled = true;
+      statusRun?.stop();
+      logRun?.stop();
+    },
     signals: async () => {
       const deadline = Date.now() + timeoutMs;
       await started;

@@ -64,6 +64,8 @@ export interface StartedGit {
    * time: its answer may be there already.
    */
   result(deadline: number): Promise<GitRun>;
+  /** Kills git and everything it started, when its answer is no longer wanted; it then answers `failed`. */
+  stop(): void;
 }
 
 /**
@@ -101,7 +103,7 @@ export function startGit(args: readonly string[], options: Omit<RunGitOptions, "
     });
   } catch (error) {
     finish({ ok: false, reason: "failed", message: (error as Error).message });
-    return { result: () => Promise.resolve(outcome!) };
+    return { result: () => Promise.resolve(outcome!), stop: () => undefined };
   }
 
   const chunks: Buffer[] = [];
@@ -150,6 +152,11 @@ export function startGit(args: readonly string[], options: Omit<RunGitOptions, "
   });
 
   return {
+    stop() {
+      if (outcome !== null) return;
+      stop();
+      finish({ ok: false, reason: "failed", message: "stopped: its answer was not wanted" });
+    },
     result(deadline: number): Promise<GitRun> {
       if (outcome !== null) return Promise.resolve(outcome);
       return new Promise<GitRun>((resolve) => {

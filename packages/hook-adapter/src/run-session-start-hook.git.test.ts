@@ -1,0 +1,122 @@
+import { execFileSync, spawn } from "node:child_process";
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { delimiter, join } from "node:path";
+import { prepareSessionInjection } from "@iflow-memory/store";
+import { makeTempDir } from "@iflow-memory/test-utils";
+import { describe, expect, it } from "vitest";
+import type { HookIO } from "./hook-runtime.js";
+import { runSessionStartHook } from "./run-session-start-hook.js";
+
+// A project in a git repository, its bank committed a minute ago as far as the hook's clock goes.
+function setup(config?: string): { projectRoot: string; home: string } {
+  const base = makeTempDir();
+  const projectRoot = join(base, "webshop");
+  mkdirSync(join(projectRoot, "docs/knowledge-bank"), { recursive: true });
+  writeFileSync(join(projectRoot, "docs/knowledge-bank/patterns.md"), "### Pattern: Small Steps\nCommit often.\n");
+  if (config !== undefined) {
+    mkdirSync(join(projectRoot, ".claude"));
+    writeFileSync(join(projectRoot, ".claude/iflow-dev.local.md"), `---\n${config}\n---\n`);
+  }
+  execFileSync("git", ["init", "-q", "-b", "main"], { cwd: projectRoot });
+  return { projectRoot, home: join(base, "home") };
+}
+
+// A session start that notes when git is spawned and when the memory files are worked out.
+async function start(projectRoot: string, home: string, source = "startup"): Promise<{ events: string[]; context: string | null }> {
+  const events: string[] = [];
+  let stdout = "";
+  const io: HookIO = {
+    prepare: async (options) => {
+      events.push("prepare");
+      return prepareSessionInjection(options);
+    },
+    spawn: ((...args: Parameters<typeof spawn>) => {
+      events.push(`git ${(args[1] as string[])[1]}`);
+      return spawn(...args);
+    }) as HookIO["spawn"],
+    stdin: (async function* () {
+      yield JSON.stringify({ hook_event_name: "SessionStart", source, cwd: projectRoot });
+    })(),
+    stdout: { write: (text: string, callback?: () => void) => ((stdout += text), callback?.(), true) },
+    stderr: { write: () => true },
+    env: { HOME: home, PATH: process.env.PATH },
+    cwd: projectRoot,
+    now: () => new Date(Date.now() + 60_000),
+  };
+  await runSessionStartHook(io);
+  return { events, context: stdout === "" ? null : (JSON.parse(stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext };
+}
+
+describe("runSessionStartHook (git while the memory files are read)", () => {
+  it("starts git before working the files out when the config ranks as far as is known: no config file (the defaults)", async () => {
+    const { projectRoot, home } = setup();
+    const first = await start(projectRoot, home);
+    expect(first.events).toEqual(["git status", "prepare"]);
+    expect(first.context).toContain("Commit often.");
+  });
+
+  it("with a config file, starts git first only when an injection made from that same file says it ranks", async () => {
+    const { projectRoot, home } = setup("memory_injection_limit: 5");
+    // Nothing known of the config before it is read: git after.
+    expect((await start(projectRoot, home)).events).toEqual(["prepare", "git status"]);
+    writeFileSync(join(projectRoot, "docs/knowledge-bank/patterns.md"), "### Pattern: Small Steps\nCommit very often.\n");
+    const after = await start(projectRoot, home);
+    expect(after.events).toEqual(["git status", "prepare"]);
+    expect(after.context).toContain("Commit very often.");
+  });
+
+  it.skipIf(process.platform === "win32")("stops the git it started when working the files out fails: nothing of it outlives the hook", async () => {
+    const { projectRoot, home } = setup();
+    const bin = makeTempDir();
+    const pids = join(bin, "pids");
+    writeFileSync(join(bin, "git"), `#!/bin/sh\necho $$ >> "${pids}"\nsleep 5 &\necho $! >> "${pids}"\nwait\n`);
+    chmodSync(join(bin, "git"), 0o755);
+    let stderr = "";
+    const io: HookIO = {
+      prepare: async () => {
+        // The fake git has started its sleep by now.
+        for (let waited = 0; waited < 5000 && readFileSync(pids, { encoding: "utf8", flag: "a+" }).trim().split("\n").length < 2; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+        throw new Error("the disk is gone");
+      },
+      spawn,
+      stdin: (async function* () {
+        yield JSON.stringify({ hook_event_name: "SessionStart", source: "startup", cwd: projectRoot });
+      })(),
+      stdout: { write: (_text: string, callback?: () => void) => (callback?.(), true) },
+      stderr: { write: (text: string) => ((stderr += text), true) },
+      env: { HOME: home, PATH: `${bin}${delimiter}${process.env.PATH ?? ""}` },
+      cwd: projectRoot,
+      now: () => new Date(Date.now() + 60_000),
+    };
+    expect(await runSessionStartHook(io)).toBe(0);
+    expect(stderr).toContain("the disk is gone");
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const started = readFileSync(pids, "utf8").trim().split("\n").map(Number);
+    expect(started.length).toBeGreaterThanOrEqual(2);
+    expect(started.filter((pid) => isRunning(pid))).toEqual([]);
+  });
+
+  it("starts no git for a config that does not rank, nor for an event the config does not inject at", async () => {
+    const original = setup("memory_injection_ranking: original");
+    await start(original.projectRoot, original.home);
+    writeFileSync(join(original.projectRoot, "docs/knowledge-bank/patterns.md"), "### Pattern: Small Steps\nCommit very often.\n");
+    expect((await start(original.projectRoot, original.home)).events).toEqual(["prepare"]);
+
+    const defaults = setup();
+    expect(await start(defaults.projectRoot, defaults.home, "compact")).toEqual({ events: ["prepare"], context: null });
+  });
+});
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    // A zombie (killed, not yet reaped) is not running.
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+  } catch {
+    return false;
+  }
+}
