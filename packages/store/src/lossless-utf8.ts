@@ -1,3 +1,4 @@
+import { isUtf8 } from "node:buffer";
 // Bytes that are not valid UTF-8 become the lone low surrogates U+DC80–U+DCFF (Python's
 // "surrogateescape"); valid UTF-8 never decodes to a lone surrogate, so the way back is exact.
 const ESCAPED_BYTE = /(?<![\uD800-\uDBFF])[\uDC80-\uDCFF]/;
@@ -15,6 +16,9 @@ const REPLACEMENT_CHARACTER = Buffer.from([0xef, 0xbf, 0xbd]);
  */
 export function decodeLossless(bytes: Uint8Array): string {
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  // Valid UTF-8 (nearly every file) is checked natively and decoded at once: walked byte by byte
+  // in a new process, a bank of 2.7 MB took some 9 ms.
+  if (isUtf8(buffer)) return buffer.toString("utf8");
   let text = "";
   let start = 0;
   let index = 0;
