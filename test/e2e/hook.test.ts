@@ -469,8 +469,9 @@ describe.each(testNodes())("on $label", ({ major, executable, missing }) => {
       const warm = await run();
       // With relevance, git runs for the signals (the project has a .git folder); with today's order, nothing is spawned.
       const git = original ? [] : ["child_process"];
-      // The probe sees what a cold start loads (the second bundle, crypto for the content hashes)…
-      expect(cold).toEqual({ builtins: ["crypto", ...git], files: ["probe.cjs", "session-start.cjs", "session-start-run.cjs", "session-start-prepare.cjs"] });
+      // The probe sees what a cold start loads (the second bundle, crypto for the content hashes;
+      // with relevance, git first: it runs while the files are parsed)…
+      expect(cold).toEqual({ builtins: [...git, "crypto"], files: ["probe.cjs", "session-start.cjs", "session-start-run.cjs", "session-start-prepare.cjs"] });
       // …and a warm start loads none of it.
       expect(warm).toEqual({ builtins: git, files: ["probe.cjs", "session-start.cjs", "session-start-run.cjs"] });
     });
