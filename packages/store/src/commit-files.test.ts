@@ -16,6 +16,24 @@ describe("commitFiles", () => {
     expect([readFileSync(join(directory, "a.md"), "utf8"), readFileSync(join(directory, "b.md"), "utf8")]).toEqual(["new a", "new b"]);
     expect(statSync(join(directory, "b.md")).mode & 0o777).toBe(0o600);
   });
+
+  it("changes nothing and leaves no temporary file when one of the files cannot be written, the others written meanwhile", async () => {
+    const directory = makeTempDir();
+    writeFileSync(join(directory, "a.md"), "old a");
+    writeFileSync(join(directory, "c.md"), "old c");
+    // A file where b.md's folder should be: its folder cannot be made.
+    writeFileSync(join(directory, "sub"), "not a folder");
+    const large = Buffer.alloc(8_000_000, 0x61);
+    await expect(
+      commitFiles(directory, [
+        { path: join(directory, "a.md"), content: [large, Buffer.from("new a")] },
+        { path: join(directory, "sub", "b.md"), content: "new b" },
+        { path: join(directory, "c.md"), content: [large, Buffer.from("new c")] },
+      ]),
+    ).rejects.toMatchObject({ code: "STORE_WRITE_FAILED" });
+    expect(readdirSync(directory).sort()).toEqual(["a.md", "c.md", "sub"]);
+    expect([readFileSync(join(directory, "a.md"), "utf8"), readFileSync(join(directory, "c.md"), "utf8")]).toEqual(["old a", "old c"]);
+  });
 });
 
 describe("recoverCommit", () => {

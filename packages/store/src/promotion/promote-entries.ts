@@ -163,7 +163,7 @@ export async function promoteEntries(options: PromoteOptions): Promise<PromoteRe
       const nextState: PromotionsState = { projects: { ...state.projects, [project]: { promoted, lastPromotion: now } } };
       await commitFiles(options.globalStoreDir, [...changed, { path: join(options.globalStoreDir, PROMOTIONS_FILE), content: `${JSON.stringify(nextState, null, 2)}\n` }]);
       // The next promotion finds entries without parsing the files.
-      for (const category of CATEGORIES) await files[category].saveIndex();
+      await Promise.all(CATEGORIES.map((category) => files[category].saveIndex()));
     }
     return { project, provenance, entries: results, summary, dryRun: options.dryRun === true, warnings };
   };
