@@ -1,7 +1,7 @@
 import { execFileSync, spawn } from "node:child_process";
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { delimiter, join } from "node:path";
-import { prepareSessionInjection } from "@iflow-memory/store";
+import { injectionCachePath, planCachePath, prepareSessionInjection, rankingCachePath } from "@iflow-memory/store";
 import { makeTempDir } from "@iflow-memory/test-utils";
 import { describe, expect, it } from "vitest";
 import type { HookIO } from "./hook-runtime.js";
@@ -63,6 +63,15 @@ describe("runSessionStartHook (git while the memory files are read)", () => {
     const after = await start(projectRoot, home);
     expect(after.events).toEqual(["git status", "prepare"]);
     expect(after.context).toContain("Commit very often.");
+  });
+
+  it("starts git once when the index is worked out again after git started (its cache lost)", async () => {
+    const { projectRoot, home } = setup();
+    await start(projectRoot, home);
+    const path = injectionCachePath(join(home, ".claude/iflow/memory"), projectRoot);
+    rmSync(rankingCachePath(path));
+    rmSync(planCachePath(path));
+    expect((await start(projectRoot, home)).events).toEqual(["git status", "prepare"]);
   });
 
   it.skipIf(process.platform === "win32")("stops the git it started when working the files out fails: nothing of it outlives the hook", async () => {

@@ -40,12 +40,13 @@ export function runSessionStartHook(io: HookIO): Promise<0> {
     let early: PendingSessionSignals | null = null;
     // Stopped if the process ends first (the deadline): a git started early must not outlive the hook.
     const stopEarly = () => early?.cancel();
+    let pending: PendingSessionSignals | null = null;
     const beforePrepare = (config: MemoryConfig | null) => {
-      if (config?.injectionEnabled !== true || config.injectionRanking === "original" || !config.injectionEvents.includes(source)) return;
+      // Not when git runs already (the index is worked out again after its cache was lost).
+      if (pending !== null || config?.injectionEnabled !== true || config.injectionRanking === "original" || !config.injectionEvents.includes(source)) return;
       early = startSignals();
       process.once("exit", stopEarly);
     };
-    let pending: PendingSessionSignals | null = null;
     try {
       const { injection, ranking, lastPlan, savePlan, note } = await cachedInjection(io, sources, waiting, { beforePrepare });
       if (note !== undefined) problems.push(note);

@@ -48,7 +48,7 @@ describe("buildRelevanceIndex", () => {
     );
   });
 
-  it("writes positions and counts of several base-36 digits as toString(36) does (banks of up to 3,000 entries, long fields, large weights)", () => {
+  it("gives the postings of BM25F's definition to the byte for banks of up to 3,000 entries, long fields and large weights (positions and counts of several base-36 digits)", () => {
     fc.assert(
       fc.property(
         fc.integer({ min: 1, max: 3_000 }),
