@@ -229,8 +229,9 @@ describe.each(testNodes())("on $label", ({ major, executable, missing }) => {
       // The background process waits for the files to settle (two seconds), reads them and caches the injection.
       const cache = readdirSync(join(store, ".cache")).find((name) => name.endsWith(".json.refreshing"))!.replace(/\.refreshing$/, "");
       for (let waited = 0; !existsSync(join(store, ".cache", cache)) && waited < 30_000; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
-      // The process then exits, writing its code cache as it goes (under a temporary name, renamed).
-      const writing = () => readdirSync(join(store, ".cache")).some((name) => name.endsWith(".tmp"));
+      // The process then releases its claim and exits, writing its code cache as it goes (under a
+      // temporary name, renamed).
+      const writing = () => readdirSync(join(store, ".cache")).some((name) => name.endsWith(".tmp") || name.endsWith(".refreshing"));
       for (let waited = 0; writing() && waited < 5_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
       // Beside it, only the hook's code cache, the files' entries and the mark of the cache's last
       // pruning (no claim left, nothing half-written).
@@ -271,12 +272,21 @@ describe.each(testNodes())("on $label", ({ major, executable, missing }) => {
       const after = await settle();
       expect(after.additionalContext).toContain("### Heuristic: Lesson fresh\n");
 
-      // Never across a change of the config: a config may have turned injection off.
-      writeFileSync(join(projectRoot, ".claude/iflow-dev.local.md"), "---\nmemory_injection_ranking: original\nmemory_prompt_recall: false\nmemory_injection_enabled: false\n---\n");
+      // Never across a change of the config: a config may have turned injection off. The files
+      // are read for the new config — within the deadline or not, as a worker that finds injection
+      // off is quick or not — and nothing of the injection made before is given or announced.
+      const config = join(projectRoot, ".claude/iflow-dev.local.md");
+      writeFileSync(config, "---\nmemory_injection_ranking: original\nmemory_prompt_recall: false\nmemory_injection_enabled: false\n---\n");
       writeFileSync(heuristics, entries.join("\n"));
       const changedConfig = await hook(stdinFor(projectRoot), home, { env });
       expect([changedConfig.code, changedConfig.stdout]).toEqual([0, ""]);
-      expect(changedConfig.stderr).toMatch(/^iflow-memory: gave up after 50 ms; the session starts without memory/);
+      expect(changedConfig.stderr).not.toContain("as they were before");
+      // A config that still injects: the files are read for it (100,000 entries), which the
+      // deadline cuts — never the injection made for the config before.
+      writeFileSync(config, "---\nmemory_injection_ranking: original\nmemory_prompt_recall: false\nmemory_injection_limit: 3\n---\n");
+      const limited = await hook(stdinFor(projectRoot), home, { env });
+      expect([limited.code, limited.stdout]).toEqual([0, ""]);
+      expect(limited.stderr).toMatch(/^iflow-memory: gave up after 50 ms; the session starts without memory/);
     });
 
     it("injects the local bank when the global store is a file, not a directory", async () => {

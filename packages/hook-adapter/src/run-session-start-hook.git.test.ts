@@ -1,8 +1,8 @@
 import { execFileSync, spawn } from "node:child_process";
-import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { delimiter, join } from "node:path";
 import { injectionCachePath, planCachePath, prepareSessionInjection, rankingCachePath } from "@iflow-memory/store";
-import { makeTempDir } from "@iflow-memory/test-utils";
+import { isRunning, makeTempDir, slowFakeGit } from "@iflow-memory/test-utils";
 import { describe, expect, it } from "vitest";
 import type { HookIO } from "./hook-runtime.js";
 import { runSessionStartHook } from "./run-session-start-hook.js";
@@ -76,15 +76,12 @@ describe("runSessionStartHook (git while the memory files are read)", () => {
 
   it.skipIf(process.platform === "win32")("stops the git it started when working the files out fails: nothing of it outlives the hook", async () => {
     const { projectRoot, home } = setup();
-    const bin = makeTempDir();
-    const pids = join(bin, "pids");
-    writeFileSync(join(bin, "git"), `#!/bin/sh\necho $$ >> "${pids}"\nsleep 5 &\necho $! >> "${pids}"\nwait\n`);
-    chmodSync(join(bin, "git"), 0o755);
+    const fake = slowFakeGit();
     let stderr = "";
     const io: HookIO = {
       prepare: async () => {
         // The fake git has started its sleep by now.
-        for (let waited = 0; waited < 5000 && readFileSync(pids, { encoding: "utf8", flag: "a+" }).trim().split("\n").length < 2; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+        await fake.started(2);
         throw new Error("the disk is gone");
       },
       spawn,
@@ -93,14 +90,14 @@ describe("runSessionStartHook (git while the memory files are read)", () => {
       })(),
       stdout: { write: (_text: string, callback?: () => void) => (callback?.(), true) },
       stderr: { write: (text: string) => ((stderr += text), true) },
-      env: { HOME: home, PATH: `${bin}${delimiter}${process.env.PATH ?? ""}` },
+      env: { HOME: home, PATH: `${fake.path}${delimiter}${process.env.PATH ?? ""}` },
       cwd: projectRoot,
       now: () => new Date(Date.now() + 60_000),
     };
     expect(await runSessionStartHook(io)).toBe(0);
     expect(stderr).toContain("the disk is gone");
     await new Promise((resolve) => setTimeout(resolve, 200));
-    const started = readFileSync(pids, "utf8").trim().split("\n").map(Number);
+    const started = await fake.started(2);
     expect(started.length).toBeGreaterThanOrEqual(2);
     expect(started.filter((pid) => isRunning(pid))).toEqual([]);
   });
@@ -115,17 +112,3 @@ describe("runSessionStartHook (git while the memory files are read)", () => {
     expect(await start(defaults.projectRoot, defaults.home, "compact")).toEqual({ events: ["prepare"], context: null });
   });
 });
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    // A zombie (killed, not yet reaped) is not running.
-    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
-  } catch {
-    return false;
-  }
-}

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -46,6 +46,40 @@ export function copyCorpus(name: string, into = makeTempDir()): string {
   const target = join(into, name);
   cpSync(join(CORPORA_DIR, name), target, { recursive: true });
   return target;
+}
+
+/**
+ * A `git` that never answers on its own: a shell that starts `sleep 5` and waits for it, each
+ * writing its process id to `pids` (one line each). `path` goes first on PATH; `started(count)`
+ * waits until that many have written theirs. For tests of what kills git and what it started.
+ */
+export function slowFakeGit(): { path: string; pids: string; started(count: number): Promise<number[]> } {
+  const path = makeTempDir();
+  const pids = join(path, "pids");
+  writeFileSync(join(path, "git"), `#!/bin/sh\necho $$ >> "${pids}"\nsleep 5 &\necho $! >> "${pids}"\nwait\n`, { mode: 0o755 });
+  const read = (): number[] => (existsSync(pids) ? readFileSync(pids, "utf8").trim().split("\n").filter((line) => line !== "").map(Number) : []);
+  return {
+    path,
+    pids,
+    started: async (count) => {
+      for (let waited = 0; waited < 5000 && read().length < count; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+      return read();
+    },
+  };
+}
+
+/** Whether the process is running: alive, and not a zombie waiting for a parent that no longer exists to reap it. */
+export function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+  } catch {
+    return true;
+  }
 }
 
 /** Removes the common indentation of a template literal and its first newline. */

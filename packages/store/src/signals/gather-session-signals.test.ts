@@ -1,7 +1,7 @@
 import { execFileSync, spawn } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, delimiter, dirname, join } from "node:path";
-import { dedent, makeTempDir } from "@iflow-memory/test-utils";
+import { dedent, isRunning, makeTempDir, slowFakeGit } from "@iflow-memory/test-utils";
 import { describe, expect, it } from "vitest";
 import { gatherSessionSignals, startSessionSignals, type SessionSignals } from "./gather-session-signals.js";
 
@@ -213,13 +213,10 @@ describe("gatherSessionSignals", () => {
   it.skipIf(process.platform === "win32")("gives up on a slow git at the budget, killing it and what it started", async () => {
     const root = repository();
     git(root, "checkout", "-q", "-b", "fix/timeouts");
-    const bin = makeTempDir();
-    const pids = join(bin, "pids");
-    writeFileSync(join(bin, "git"), `#!/bin/sh\necho $$ >> "${pids}"\nsleep 5 &\necho $! >> "${pids}"\nwait\n`);
-    chmodSync(join(bin, "git"), 0o755);
+    const fake = slowFakeGit();
 
     const started = Date.now();
-    const signals = await gatherSessionSignals({ projectRoot: root, timeoutMs: 300, env: { ...process.env, PATH: `${bin}${delimiter}${process.env.PATH ?? ""}` } });
+    const signals = await gatherSessionSignals({ projectRoot: root, timeoutMs: 300, env: { ...process.env, PATH: `${fake.path}${delimiter}${process.env.PATH ?? ""}` } });
     const elapsed = Date.now() - started;
     await new Promise((resolve) => setTimeout(resolve, 200));
 
@@ -233,7 +230,7 @@ describe("gatherSessionSignals", () => {
       ],
     });
     expect(elapsed).toBeLessThan(4000); // not the 5 s of the sleep; the benchmark measures the real time
-    const started4 = readFileSync(pids, "utf8").trim().split("\n").map(Number);
+    const started4 = await fake.started(4);
     expect(started4).toHaveLength(4); // two shells, two sleeps
     expect(started4.filter((pid) => isRunning(pid))).toEqual([]);
   });
@@ -241,18 +238,15 @@ describe("gatherSessionSignals", () => {
   it.skipIf(process.platform === "win32")("stops git and what it started when the signals are cancelled, without waiting for its budget", async () => {
     const root = repository();
     git(root, "checkout", "-q", "-b", "fix/timeouts");
-    const bin = makeTempDir();
-    const pids = join(bin, "pids");
-    writeFileSync(join(bin, "git"), `#!/bin/sh\necho $$ >> "${pids}"\nsleep 5 &\necho $! >> "${pids}"\nwait\n`);
-    chmodSync(join(bin, "git"), 0o755);
+    const fake = slowFakeGit();
 
-    const pending = startSessionSignals({ projectRoot: root, timeoutMs: 60_000, env: { ...process.env, PATH: `${bin}${delimiter}${process.env.PATH ?? ""}` }, spawn });
+    const pending = startSessionSignals({ projectRoot: root, timeoutMs: 60_000, env: { ...process.env, PATH: `${fake.path}${delimiter}${process.env.PATH ?? ""}` }, spawn });
     // Both shells have started their sleep.
-    for (let waited = 0; waited < 5000 && (readFileSync(pids, { encoding: "utf8", flag: "a+" }).trim().split("\n").length < 4); waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+    await fake.started(4);
     pending.cancel();
     await new Promise((resolve) => setTimeout(resolve, 200));
 
-    const started = readFileSync(pids, "utf8").trim().split("\n").map(Number);
+    const started = await fake.started(4);
     expect(started).toHaveLength(4); // two shells, two sleeps
     expect(started.filter((pid) => isRunning(pid))).toEqual([]);
   });
@@ -346,17 +340,3 @@ describe("startSessionSignals", () => {
     expect(await pending.signals()).toEqual({ ...NO_SIGNALS, project: "semantic-memory", branch: "main", changedFiles: ["a.py"], commitSubjects: ["Initial layout"] });
   });
 });
-
-// Running, not a zombie waiting for a parent that no longer exists to reap it.
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
-  } catch {
-    return true;
-  }
-}
