@@ -17,7 +17,7 @@ const REPLACEMENT_CHARACTER = Buffer.from([0xef, 0xbf, 0xbd]);
 export function decodeLossless(bytes: Uint8Array): string {
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   // Valid UTF-8 (nearly every file) is checked natively and decoded at once: walked byte by byte
-  // in a new process, a bank of 2.7 MB took some 9 ms.
+  // in a new process, a file of 1 MB took some 16 ms.
   if (isUtf8(buffer)) return buffer.toString("utf8");
   let text = "";
   let start = 0;
