@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from "node:child_process";
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { delimiter, join } from "node:path";
 import { injectionCachePath, planCachePath, prepareSessionInjection, rankingCachePath } from "@iflow-memory/store";
 import { isRunning, makeTempDir, slowFakeGit } from "@iflow-memory/test-utils";
@@ -72,6 +72,19 @@ describe("runSessionStartHook (git while the memory files are read)", () => {
     rmSync(rankingCachePath(path));
     rmSync(planCachePath(path));
     expect((await start(projectRoot, home)).events).toEqual(["git status", "prepare"]);
+  });
+
+  it("reads an earlier injection whose config is damaged as a config not known: git after the files, the memory given", async () => {
+    const { projectRoot, home } = setup("memory_injection_limit: 5");
+    await start(projectRoot, home);
+    const path = injectionCachePath(join(home, ".claude/iflow/memory"), projectRoot);
+    const cached = JSON.parse(readFileSync(path, "utf8")) as { injection: { config: Record<string, unknown> } };
+    cached.injection.config.injectionEvents = 7;
+    writeFileSync(path, JSON.stringify(cached));
+    writeFileSync(join(projectRoot, "docs/knowledge-bank/patterns.md"), "### Pattern: Small Steps\nCommit very often.\n");
+    const after = await start(projectRoot, home);
+    expect(after.events).toEqual(["prepare", "git status"]);
+    expect(after.context).toContain("Commit very often.");
   });
 
   it.skipIf(process.platform === "win32")("stops the git it started when working the files out fails: nothing of it outlives the hook", async () => {
