@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { injectionCachePath, planCachePath, prepareSessionInjection, rankingCachePath, type SessionSignals } from "@iflow-memory/store";
 import { copyCorpus, makeTempDir } from "@iflow-memory/test-utils";
@@ -80,6 +80,16 @@ describe("runSessionStartHook (injection cache)", () => {
     const { projectRoot, home, storeDir } = setup();
     const good = await start(projectRoot, home);
     writeFileSync(injectionCachePath(storeDir, projectRoot), "{not json");
+    expect(await start(projectRoot, home)).toEqual({ context: good.context, prepared: 1 });
+  });
+
+  it("recomputes over a cache file whose injection is damaged (a config's events no list), instead of failing without memory", async () => {
+    const { projectRoot, home, storeDir } = setup();
+    const good = await start(projectRoot, home);
+    const path = injectionCachePath(storeDir, projectRoot);
+    const cached = JSON.parse(readFileSync(path, "utf8")) as { injection: { config: Record<string, unknown> } };
+    cached.injection.config.injectionEvents = 7;
+    writeFileSync(path, JSON.stringify(cached));
     expect(await start(projectRoot, home)).toEqual({ context: good.context, prepared: 1 });
   });
 

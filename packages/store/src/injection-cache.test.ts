@@ -87,6 +87,28 @@ describe("readCachedInjection", () => {
     expect(readCachedInjection(path, "x")).toBeNull();
   });
 
+  it("treats a cache file whose injection is not of the shape a start reads as no cache (a damaged config, warnings or plan)", async () => {
+    const sources = project();
+    const path = injectionCachePath(sources.globalStoreDir, sources.projectRoot);
+    const { ranking, ...injection } = await prepareSessionInjection(sources);
+    await writeCachedInjection(path, "x", { ...injection, ranking: ranking! });
+    expect(readCachedInjection(path, "x")).toEqual(injection);
+    const damaged = [
+      { ...injection, config: { ...injection.config, injectionEvents: 7 } },
+      { ...injection, config: { ...injection.config, injectionEvents: ["startup", 7] } },
+      { ...injection, config: { ...injection.config, injectionRanking: "best" } },
+      { ...injection, config: { ...injection.config, injectionLimit: "20" } },
+      { ...injection, config: null },
+      { ...injection, warnings: {} },
+      { ...injection, configWarnings: null },
+      { ...injection, plan: { ...injection.plan, entries: "none" } },
+    ];
+    for (const value of damaged) {
+      writeFileSync(path, JSON.stringify({ fingerprint: "x", injection: value }));
+      expect(readCachedInjection(path, "x")).toBeNull();
+    }
+  });
+
   it.runIf(process.platform !== "win32")("treats a FIFO in the cache file's place as no cache, without waiting for a writer, and a new cache replaces it", async () => {
     const sources = project();
     const path = injectionCachePath(sources.globalStoreDir, sources.projectRoot);

@@ -6,7 +6,7 @@ import { MEMORY_CACHE_SALT } from "./memory-cache-salt.js";
 import type { SessionInjection } from "./prepare-session-injection.js";
 import type { SessionPlan } from "./relevance/plan-session-injection.js";
 import { SETTLE_MS } from "./settle-ms.js";
-import { configPath } from "./read-config.js";
+import { configPath, isMemoryConfig } from "./read-config.js";
 import { FEEDBACK_FILE } from "./read-feedback.js";
 import { knowledgeBankDir } from "./read-knowledge-bank.js";
 import { readTextFileSync } from "./read-text-file.js";
@@ -155,10 +155,24 @@ function readInjectionFile(path: string): { injection: SessionInjection; fingerp
   if (!("text" in file)) return null;
   try {
     const cached = JSON.parse(file.text) as { fingerprint?: unknown; injection?: SessionInjection };
-    return typeof cached.fingerprint === "string" && typeof cached.injection?.plan?.block === "string" ? { injection: cached.injection, fingerprint: cached.fingerprint } : null;
+    return typeof cached.fingerprint === "string" && isSessionInjection(cached.injection) ? { injection: cached.injection, fingerprint: cached.fingerprint } : null;
   } catch {
     return null;
   }
+}
+
+// What a start reads of a cached injection, of the shape it reads it in: a file that holds
+// anything else (damaged, or another build's) is no cache, and the injection is worked out anew.
+function isSessionInjection(value: SessionInjection | undefined): value is SessionInjection {
+  return (
+    value !== undefined &&
+    value !== null &&
+    isMemoryConfig(value.config) &&
+    Array.isArray(value.configWarnings) &&
+    Array.isArray(value.warnings) &&
+    typeof value.plan?.block === "string" &&
+    Array.isArray(value.plan.entries)
+  );
 }
 
 /** Where the ranking half of a cached injection (candidates and index) lives: beside it. */

@@ -51,6 +51,26 @@ export const DEFAULT_CONFIG: Readonly<MemoryConfig> = Object.freeze({
   promptRecallLimit: 5,
 });
 
+const RANKINGS: readonly string[] = ["relevance", "strict", "original"] satisfies InjectionRanking[];
+
+/**
+ * Whether `value` is a whole `MemoryConfig`: every setting there, of its type (what a config
+ * kept in a cache file must be before it is trusted).
+ *
+ * @example
+ * isMemoryConfig({ ...DEFAULT_CONFIG }); // true
+ * isMemoryConfig({ ...DEFAULT_CONFIG, injectionEvents: "startup" }); // false
+ */
+export function isMemoryConfig(value: unknown): value is MemoryConfig {
+  if (value === null || typeof value !== "object") return false;
+  const config = value as Record<string, unknown>;
+  for (const key of Object.keys(DEFAULT_CONFIG) as Array<keyof MemoryConfig>) {
+    if (typeof config[key] !== typeof DEFAULT_CONFIG[key]) return false;
+  }
+  const events = config.injectionEvents;
+  return Array.isArray(events) && events.every((event) => typeof event === "string") && RANKINGS.includes(config.injectionRanking as string);
+}
+
 export interface ConfigRead {
   config: MemoryConfig;
   /** The config file's path, whether or not it exists. */
