@@ -246,6 +246,11 @@ describe("the per-file entry cache", () => {
       keptText({ ...kept, meta: { ...kept.meta, terms: kept.meta.terms.slice(1) } }),
       `${good}{"name":"one more"}\n`,
       `${good}1\n`,
+      // As many entries, one of them damaged into something else.
+      keptText({ ...kept, entries: [{} as KeptLines["entries"][number], ...kept.entries.slice(1)] }),
+      keptText({ ...kept, entries: [{ ...kept.entries[0]!, description: 7 as unknown as string }, ...kept.entries.slice(1)] }),
+      keptText({ ...kept, entries: [{ ...kept.entries[0]!, metadata: { Source: 7 } } as KeptLines["entries"][number], ...kept.entries.slice(1)] }),
+      keptText({ ...kept, entries: [{ ...kept.entries[0]!, tags: "universal" } as KeptLines["entries"][number], ...kept.entries.slice(1)] }),
       good.replace('"salt":"test 1"', '"salt":"test 0"'),
       good.replace('"format":4', '"format":3'),
       good.replace("local anti-patterns the knowledge bank", "local anti-patterns raw"),
@@ -256,6 +261,18 @@ describe("the per-file entry cache", () => {
       expect(plain(read.local)).toEqual(plain(parsed.local));
       expect(readFileSync(path, "utf8")).toBe(good);
     }
+  });
+
+  it("after an edit, reads the file anew when its earlier cache holds an entry damaged into something else (instead of failing every read)", async () => {
+    const { projectRoot, globalStoreDir, cache } = realSources();
+    await readMemorySources({ projectRoot, globalStoreDir, includeGlobal: true, cache });
+    const heuristics = join(projectRoot, "docs/knowledge-bank/heuristics.md");
+    const path = entryFileCachePath(cache, heuristics);
+    const kept = readKept(path);
+    writeFileSync(path, keptText({ ...kept, entries: [{} as KeptLines["entries"][number], ...kept.entries.slice(1)] }));
+    appendFileSync(heuristics, "\n### Heuristic: Bound Every Retry Loop\nA retry loop without a budget turns an outage into a storm.\n");
+    const read = await readMemorySources({ projectRoot, globalStoreDir, includeGlobal: true, cache });
+    expect(plain(read.local)).toEqual(plain((await readMemorySources({ projectRoot, globalStoreDir, includeGlobal: true })).local));
   });
 
   it("keeps nothing of a file that has not settled", async () => {

@@ -106,7 +106,9 @@ export async function readFileEntries(cache: EntryFileCache, path: string, stamp
       const end = bytes.indexOf(10, start);
       // A line cut short: the file was not written whole.
       if (end < 0) return null;
-      const entry = JSON.parse(bytes.toString("utf8", start, end)) as Entry;
+      const entry = JSON.parse(bytes.toString("utf8", start, end)) as unknown;
+      // A line damaged into something else than an entry would fail every read after an edit.
+      if (!isEntry(entry)) return null;
       KEPT_LINES.set(entry, bytes.subarray(start, end + 1));
       entries.push(entry);
       start = end + 1;
@@ -115,6 +117,30 @@ export async function readFileEntries(cache: EntryFileCache, path: string, stamp
   } catch {
     return null;
   }
+}
+
+// Whether a kept line gave an entry: every field of the type the parser gives it, metadata values
+// and tags strings (what reading, redacting, matching and ranking entries take them to be).
+function isEntry(value: unknown): value is Entry {
+  if (value === null || typeof value !== "object") return false;
+  const entry = value as Record<string, unknown>;
+  const { metadata, tags, origin } = entry;
+  if (typeof metadata !== "object" || metadata === null || !Array.isArray(tags) || typeof origin !== "object" || origin === null) return false;
+  for (const key in metadata) if (typeof (metadata as Record<string, unknown>)[key] !== "string") return false;
+  for (const tag of tags) if (typeof tag !== "string") return false;
+  return (
+    typeof entry.name === "string" &&
+    typeof entry.headerLine === "string" &&
+    typeof entry.category === "string" &&
+    typeof entry.description === "string" &&
+    typeof entry.metadataText === "string" &&
+    typeof entry.observationCount === "number" &&
+    typeof entry.confidence === "string" &&
+    (entry.lastObserved === null || typeof entry.lastObserved === "string") &&
+    typeof entry.filePosition === "number" &&
+    typeof entry.contentHash === "string" &&
+    typeof entry.scope === "string"
+  );
 }
 
 // The stamp a cache file's first line names: with it, `header` gives that line again when the file
