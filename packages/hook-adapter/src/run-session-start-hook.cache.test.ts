@@ -124,6 +124,45 @@ describe("runSessionStartHook (injection cache)", () => {
     expect(existsSync(planCachePath(injectionCachePath(storeDir, projectRoot)))).toBe(true);
   });
 
+  it("after a start that failed on a cache no read checks (its ranking's entry lines damaged), works the next one out anew instead of failing again", async () => {
+    const base = makeTempDir();
+    const projectRoot = copyCorpus("iflow-kb-2026-04", base);
+    const home = join(base, "home");
+    const storeDir = join(home, ".claude/iflow/memory");
+    const run = async (branch: string) => {
+      let stdout = "";
+      let stderr = "";
+      const prepare = vi.fn(prepareSessionInjection);
+      await runSessionStartHook({
+        prepare,
+        gatherSignals: async () => ({ project: "semantic-memory", branch, changedFiles: ["semantic_memory/retry.py"], commitSubjects: [], feature: null, stack: [], skipped: [] }),
+        stdin: Object.assign((async function* () {})(), { readAtOnce: () => new TextEncoder().encode(JSON.stringify({ hook_event_name: "SessionStart", source: "startup", cwd: projectRoot })) }),
+        stdout: { write: (text: string, callback?: () => void) => ((stdout += text), callback?.(), true) },
+        stderr: { write: (text: string) => ((stderr += text), true) },
+        env: { HOME: home },
+        cwd: projectRoot,
+        now: () => new Date(Date.now() + 60_000),
+      });
+      const context = stdout === "" ? null : (JSON.parse(stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
+      return { context, stderr, prepared: prepare.mock.calls.length };
+    };
+    const good = await run("fix/sqlite-fts5-search");
+    // Every entry's line in the ranking cache replaced by JSON of the same length that is no entry:
+    // the first line (the offsets) still reads, an entry's text does not.
+    const rankingPath = rankingCachePath(injectionCachePath(storeDir, projectRoot));
+    const bytes = readFileSync(rankingPath);
+    const header = bytes.indexOf(10);
+    const lines = bytes.subarray(header + 1).toString("latin1").split("\n");
+    const postings = lines.length - 2;
+    const damaged = lines.map((line, at) => (at < postings && line.length >= 8 ? `{"x":"${"x".repeat(line.length - 8)}"}` : line));
+    writeFileSync(rankingPath, Buffer.concat([bytes.subarray(0, header + 1), Buffer.from(damaged.join("\n"), "latin1")]));
+    const failed = await run("feature/hook-start-up-cost");
+    expect(failed.context).toBeNull();
+    expect(failed.stderr).toMatch(/^iflow-memory: failed \(.*\); the session starts without memory\n$/);
+    const next = await run("fix/sqlite-fts5-search");
+    expect([next.context, next.prepared, next.stderr]).toEqual([good.context, 1, ""]);
+  });
+
   it("sets no timer when stdin is there at once and the injection is cached, and one when it must wait (today's order: no git to wait for)", async () => {
     const { projectRoot, home } = setup();
     mkdirSync(join(projectRoot, ".claude"));

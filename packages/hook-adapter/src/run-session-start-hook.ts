@@ -1,4 +1,4 @@
-import { planSessionStart, readFeedback, sessionQuery, startSessionSignals, storeCacheDir, type MemoryConfig, type PendingSessionSignals } from "@iflow-memory/store";
+import { forgetCachedInjection, planSessionStart, readFeedback, sessionQuery, startSessionSignals, storeCacheDir, type MemoryConfig, type PendingSessionSignals } from "@iflow-memory/store";
 import { withIndexFetch } from "@iflow-memory/ranker";
 import { agentDialect } from "./agent-dialect.js";
 import { cachedInjection, claimInjection, hookSources, reportWarnings, runHook, type HookIO } from "./hook-runtime.js";
@@ -86,6 +86,10 @@ export function runSessionStartHook(io: HookIO): Promise<0> {
       const block = withIndexFetch(plan.block, fetch);
       await recordInjection(io, sources, input, plan, source, problems);
       return agentDialect(io.agent).formatOutput("session-start", block);
+    } catch (error) {
+      // A failure no read checked for (a damaged cache) would recur at every start: the next works it out anew.
+      forgetCachedInjection(sources.globalStoreDir, sources.projectRoot);
+      throw error;
     } finally {
       // Git started for a config that turned out not to rank, or by a start that failed before it
       // waited for git, is stopped (one that answered is not affected).

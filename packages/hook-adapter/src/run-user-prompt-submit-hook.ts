@@ -1,4 +1,4 @@
-import { planPromptRecall, readFeedback, readSessionLedger, shortHash } from "@iflow-memory/store";
+import { forgetCachedInjection, planPromptRecall, readFeedback, readSessionLedger, shortHash } from "@iflow-memory/store";
 import { agentDialect } from "./agent-dialect.js";
 import { cachedInjection, claimInjection, hookSources, reportWarnings, runHook, type HookIO } from "./hook-runtime.js";
 import { recordInjection } from "./record-injection.js";
@@ -26,18 +26,25 @@ export function runUserPromptSubmitHook(io: HookIO): Promise<0> {
     }
     if (typeof input.prompt !== "string" || input.prompt.trim() === "") return "";
     const sources = await hookSources(io, input);
-    const { injection, ranking, note } = await cachedInjection(io, sources, waiting);
-    if (note !== undefined) problems.push(note);
-    reportWarnings(injection.configWarnings, problems);
-    const { config } = injection;
-    if (!config.injectionEnabled || !config.promptRecall || config.promptRecallLimit === 0) return "";
-    const candidates = await ranking();
-    const given = typeof input.session_id === "string" && input.session_id !== "" ? readSessionLedger(sources.globalStoreDir, input.session_id) : new Set<string>();
-    const plan = planPromptRecall({ ...injection, ...(candidates === undefined ? {} : { ranking: candidates }) }, input.prompt, given, { feedback: readFeedback(sources.globalStoreDir), fetch: io.fetch ?? "cli" });
-    if (plan.block === "") return "";
-    if (!claimInjection(sources, input, `prompt-${shortHash(input.prompt)}`, problems, io.agent)) return "";
-    reportWarnings(injection.warnings, problems);
-    await recordInjection(io, sources, input, { ...plan, ranking: "relevance" }, "prompt", problems);
-    return dialect.formatOutput("prompt", plan.block);
+    const prompt = input.prompt;
+    try {
+      const { injection, ranking, note } = await cachedInjection(io, sources, waiting);
+      if (note !== undefined) problems.push(note);
+      reportWarnings(injection.configWarnings, problems);
+      const { config } = injection;
+      if (!config.injectionEnabled || !config.promptRecall || config.promptRecallLimit === 0) return "";
+      const candidates = await ranking();
+      const given = typeof input.session_id === "string" && input.session_id !== "" ? readSessionLedger(sources.globalStoreDir, input.session_id) : new Set<string>();
+      const plan = planPromptRecall({ ...injection, ...(candidates === undefined ? {} : { ranking: candidates }) }, prompt, given, { feedback: readFeedback(sources.globalStoreDir), fetch: io.fetch ?? "cli" });
+      if (plan.block === "") return "";
+      if (!claimInjection(sources, input, `prompt-${shortHash(prompt)}`, problems, io.agent)) return "";
+      reportWarnings(injection.warnings, problems);
+      await recordInjection(io, sources, input, { ...plan, ranking: "relevance" }, "prompt", problems);
+      return dialect.formatOutput("prompt", plan.block);
+    } catch (error) {
+      // A failure no read checked for (a damaged cache) would recur at every prompt: the next works it out anew.
+      forgetCachedInjection(sources.globalStoreDir, sources.projectRoot);
+      throw error;
+    }
   });
 }

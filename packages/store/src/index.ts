@@ -33,6 +33,7 @@ export type { RankingData } from "./ranking-cache-file.js";
 export {
   claimCacheRefresh,
   entryFileCache,
+  forgetCachedInjection,
   injectionCachePath,
   injectionFingerprint,
   planCachePath,

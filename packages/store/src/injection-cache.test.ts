@@ -1,20 +1,25 @@
 import { execFileSync } from "node:child_process";
 import { buildRelevanceIndex, entryOrders, indexTerms, sharedHashPrefixes } from "@iflow-memory/ranker";
 import { hashContent, type Entry } from "@iflow-memory/parser";
-import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { CORPORA_DIR, makeTempDir } from "@iflow-memory/test-utils";
 import { describe, expect, it } from "vitest";
+import { entryFileCachePath } from "./entry-file-cache.js";
 import {
   claimCacheRefresh,
+  entryFileCache,
+  forgetCachedInjection,
   injectionCachePath,
   injectionFingerprint,
+  planCachePath,
   rankingCachePath,
   readCachedInjection,
   readCachedRanking,
   REFRESH_CLAIM_MS,
   releaseCacheRefresh,
   writeCachedInjection,
+  writeCachedPlan,
 } from "./injection-cache.js";
 import { prepareSessionInjection } from "./prepare-session-injection.js";
 import type { RankingData } from "./ranking-cache-file.js";
@@ -118,6 +123,33 @@ describe("readCachedInjection", () => {
     const { ranking, ...injection } = await prepareSessionInjection(sources);
     await writeCachedInjection(path, "x", { ...injection, ranking: ranking! });
     expect(readCachedInjection(path, "x")).toEqual(injection);
+  });
+});
+
+describe("forgetCachedInjection", () => {
+  it("removes the project's injection, ranking, plan and its memory files' kept entries; nothing else", async () => {
+    const sources = project();
+    const other = project();
+    const cache = entryFileCache(sources.globalStoreDir);
+    const path = injectionCachePath(sources.globalStoreDir, sources.projectRoot);
+    const otherPath = injectionCachePath(sources.globalStoreDir, other.projectRoot);
+    for (const [root, at] of [[sources.projectRoot, path], [other.projectRoot, otherPath]] as const) {
+      const injection = await prepareSessionInjection({ projectRoot: root, globalStoreDir: sources.globalStoreDir, fileCache: { ...cache, now: () => Date.now() + 60_000 } });
+      await writeCachedInjection(at, "x", injection);
+      await writeCachedPlan(at, "x", "q", { ...injection.plan, ranking: "original" });
+    }
+    const kept = (root: string) => ["anti-patterns", "patterns", "heuristics"].map((category) => entryFileCachePath(cache, join(root, "docs/knowledge-bank", `${category}.md`)));
+    // Each project's patterns.md was kept.
+    expect([sources.projectRoot, other.projectRoot].map((root) => kept(root).filter((file) => existsSync(file)).length)).toEqual([1, 1]);
+    const before = readdirSync(join(sources.globalStoreDir, ".cache", "files")).sort();
+    forgetCachedInjection(sources.globalStoreDir, sources.projectRoot);
+    const mine = [path, rankingCachePath(path), planCachePath(path)];
+    expect(mine.filter((file) => existsSync(file))).toEqual([]);
+    expect([otherPath, rankingCachePath(otherPath), planCachePath(otherPath)].every((file) => existsSync(file))).toBe(true);
+    expect(kept(sources.projectRoot).filter((file) => existsSync(file))).toEqual([]);
+    expect(kept(other.projectRoot).filter((file) => existsSync(file))).toHaveLength(1);
+    expect(readdirSync(join(sources.globalStoreDir, ".cache", "files")).sort()).toEqual(before.filter((name) => !kept(sources.projectRoot).some((file) => file.endsWith(name))));
+    expect(existsSync(join(sources.projectRoot, "docs/knowledge-bank/patterns.md"))).toBe(true);
   });
 });
 

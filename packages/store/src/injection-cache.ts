@@ -1,7 +1,7 @@
 import { closeSync, constants, fstatSync, mkdirSync, openSync, readSync, statSync, unlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { CATEGORIES } from "@iflow-memory/parser";
-import type { EntryFileCache } from "./entry-file-cache.js";
+import { entryFileCachePath, type EntryFileCache } from "./entry-file-cache.js";
 import { MEMORY_CACHE_SALT } from "./memory-cache-salt.js";
 import type { SessionInjection } from "./prepare-session-injection.js";
 import type { SessionPlan } from "./relevance/plan-session-injection.js";
@@ -173,6 +173,29 @@ function isSessionInjection(value: SessionInjection | undefined): value is Sessi
     typeof value.plan?.block === "string" &&
     Array.isArray(value.plan.entries)
   );
+}
+
+/**
+ * Removes what is cached of a project's injection — the injection, its ranking and last plan,
+ * and the kept entries of its memory files and the global store's — so that the next start works
+ * it out from the files: for a start that failed where it should not have (a cache damaged in a
+ * way no read checks), which would otherwise fail again until a memory file changes. Caches only,
+ * never a user's file; what cannot be removed is left.
+ *
+ * @example
+ * forgetCachedInjection(globalStoreDir, projectRoot);
+ */
+export function forgetCachedInjection(globalStoreDir: string, projectRoot: string): void {
+  const path = injectionCachePath(globalStoreDir, projectRoot);
+  const fileCache = entryFileCache(globalStoreDir);
+  const memoryFiles = [knowledgeBankDir(projectRoot), globalStoreDir].flatMap((directory) => CATEGORIES.map((category) => join(directory, `${category}.md`)));
+  for (const cached of [path, rankingCachePath(path), planCachePath(path), ...memoryFiles.map((file) => entryFileCachePath(fileCache, file))]) {
+    try {
+      unlinkSync(cached);
+    } catch {
+      // missing already, or not ours to remove: the next start reads it as it is
+    }
+  }
 }
 
 /** Where the ranking half of a cached injection (candidates and index) lives: beside it. */
