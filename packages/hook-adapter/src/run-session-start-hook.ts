@@ -42,10 +42,8 @@ export function runSessionStartHook(io: HookIO): Promise<0> {
     const stopEarly = () => early?.cancel();
     let pending: PendingSessionSignals | null = null;
     const beforePrepare = (config: MemoryConfig | null) => {
-      // Not when git runs already (the index is worked out again after its cache was lost), nor
-      // on a config an earlier cache file holds damaged (its events no list).
-      const events: unknown = config?.injectionEvents;
-      if (pending !== null || config?.injectionEnabled !== true || config.injectionRanking === "original" || !Array.isArray(events) || !events.includes(source)) return;
+      // Not when git runs already (the index is worked out again after its cache was lost).
+      if (pending !== null || config?.injectionEnabled !== true || config.injectionRanking === "original" || !config.injectionEvents.includes(source)) return;
       early = startSignals();
       process.once("exit", stopEarly);
     };
