@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { CATEGORIES, parseKnowledgeBank, type Category } from "@iflow-memory/parser";
-import { withStoreLock } from "@iflow-memory/store";
+import { readGlobalStore, withStoreLock } from "@iflow-memory/store";
 import { makeTempDir, REPO_ROOT } from "@iflow-memory/test-utils";
 import { describe, expect, it } from "vitest";
 
@@ -81,4 +81,55 @@ describe("promotion under concurrency and crashes", () => {
     }
     expect(killedMidway).toBeGreaterThan(50);
   }, 240_000);
+
+  // The rounds whose learnings each category file holds, as readers see them: every promotion adds one learning to each file.
+  const roundsOf = (entries: ReadonlyArray<{ name: string; category: Category }>) =>
+    CATEGORIES.map((category) => entries.filter((entry) => entry.category === category).map((entry) => /^Round (\d+) /.exec(entry.name)?.[1] ?? `unexpected: ${entry.name}`).join(","));
+
+  it("leaves every promotion that appends to the store wholly applied or not at all when the promoting process is killed at random moments (100 trials)", async () => {
+    const base = makeTempDir();
+    const store = join(base, "store");
+    const root = project(base, "crashy", 1);
+    let feature = 1;
+    let appendedTo = 0;
+    for (let trial = 0; trial < 100; trial++) {
+      const child = spawn(process.execPath, [LOOP, store, root, "1000", String(feature), "new"], { stdio: ["ignore", "pipe", "ignore"] });
+      feature += 1000;
+      await new Promise((resolve) => child.stdout.once("data", resolve));
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 120));
+      child.kill("SIGKILL");
+      await new Promise((resolve) => child.on("close", resolve));
+      await withStoreLock(store, async () => undefined, { timeoutMs: 5_000 });
+      const { entries, warnings } = await readGlobalStore(store);
+      expect(warnings).toEqual([]);
+      const [antiPatterns, heuristics, patterns] = roundsOf(entries);
+      expect([heuristics, patterns]).toEqual([antiPatterns, antiPatterns]);
+      for (const entry of entries) expect([entry.observationCount, entry.description]).toEqual([1, `Shared lesson of round ${/^Round (\d+) /.exec(entry.name)![1]} about ${entry.category}, the same everywhere.`]);
+      if (entries.length > 3) appendedTo++;
+    }
+    expect(appendedTo).toBeGreaterThan(50);
+  }, 240_000);
+
+  it("never shows a reader a promotion that appends in some files and not yet in others", async () => {
+    const base = makeTempDir();
+    const store = join(base, "store");
+    const root = project(base, "appender", 1);
+    const child = spawn(process.execPath, [LOOP, store, root, "150", "1", "new"], { stdio: ["ignore", "pipe", "inherit"] });
+    const done = new Promise((resolve) => child.on("close", resolve));
+    let finished = false;
+    void done.then(() => (finished = true));
+    let reads = 0;
+    let seen = 0;
+    while (!finished) {
+      const { entries } = await readGlobalStore(store);
+      const [antiPatterns, heuristics, patterns] = roundsOf(entries);
+      expect([heuristics, patterns]).toEqual([antiPatterns, antiPatterns]);
+      reads++;
+      seen = Math.max(seen, entries.length / 3);
+    }
+    expect(await done).toBe(0);
+    expect(roundsOf((await readGlobalStore(store)).entries)[0]!.split(",")).toHaveLength(150);
+    expect(reads).toBeGreaterThan(20);
+    expect(seen).toBeGreaterThan(1);
+  }, 120_000);
 });

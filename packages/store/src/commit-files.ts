@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { mkdir, open, readdir, rename, unlink } from "node:fs/promises";
-import { basename, dirname, join } from "node:path";
+import { mkdir, open, readdir, rename, unlink, type FileHandle } from "node:fs/promises";
+import { basename, dirname, join, resolve } from "node:path";
 import { readTextFile } from "./read-text-file.js";
 import { StoreError } from "./store-error.js";
 import { errorMessage, hasErrorCode } from "./error-code.js";
@@ -11,24 +11,47 @@ import { MAX_FILE_BYTES } from "./read-user-file.js";
 /** The journal of a commit in progress, inside the store directory. */
 export const COMMIT_JOURNAL = ".commit.json";
 
-export interface FileWrite {
+export type FileWrite = FileReplacement | FileAppend;
+
+export interface FileReplacement {
   /** Absolute path of the file to replace or create. */
   path: string;
   /** Text (written as `encodeLossless` writes it), or the bytes themselves, whole or in pieces written one after the other. */
   content: string | Uint8Array | readonly Uint8Array[];
 }
 
+export interface FileAppend {
+  /** Absolute path of a file directly in the commit's directory, which must exist. */
+  path: string;
+  /** Bytes added at the end of the file… */
+  append: Uint8Array;
+  /** …which is this long now, as it was read: a file that changed since is not written. */
+  at: number;
+}
+
 interface Journal {
   renames: Array<{ from: string; to: string }>;
+  /** Bytes (base64) that go at `at` of a file, which is cut there first: written again whole by a recovery. */
+  appends?: Array<{ path: string; at: number; bytes: string }>;
+}
+
+/** Bytes a commit in progress adds at the end of a file: the file as committed is its first `at` bytes, then these. */
+export interface PendingAppend {
+  at: number;
+  bytes: Uint8Array;
 }
 
 const TEMPORARY = /\.iflow-[0-9a-f]{16}\.tmp$/;
 
 /**
- * Replaces several files as one: after a crash at any instant, either every file has its new
- * content or (once `recoverCommit` has run) every file has its old one — never a mix, never a
- * torn file. Each new content goes to a temporary file beside its target and is fsynced; a
- * journal naming the renames is then written atomically, the renames done, the journal removed.
+ * Replaces several files as one, or adds bytes at the end of some: after a crash at any instant,
+ * either every file has its new content or (once `recoverCommit` has run) every file has its old
+ * one — never a mix, never a torn file. Each new content goes to a temporary file beside its
+ * target and is fsynced; a journal naming the renames, and holding the bytes appended, is then
+ * written atomically, the bytes appended and fsynced, the renames done, the journal removed.
+ * Appending costs what is added, not what a file held: a store of 18 MB that gains a few
+ * entries is not written again. Readers (`readCommittedFiles`) read a commit whose journal is
+ * there as done.
  * Call it while holding the store's lock (`withStoreLock` finishes an interrupted commit first).
  * Files get mode 0600, new folders 0700. A content over `MAX_FILE_BYTES` (which the store could
  * not read back) is refused before anything is written.
@@ -43,49 +66,73 @@ export async function commitFiles(directory: string, writes: readonly FileWrite[
   if (writes.length === 0) return;
   // A file the store could not read back (past the read limit) would lock it out of itself.
   for (const write of writes) {
-    const bytes = byteLength(write.content);
+    const bytes = "append" in write ? write.at + write.append.length : byteLength(write.content);
     if (bytes > MAX_FILE_BYTES) {
       throw new StoreError("STORE_WRITE_FAILED", `cannot write ${basename(write.path)} in ${directory}: it would be ${bytes} bytes, over the ${MAX_FILE_BYTES}-byte limit it must be read back within; nothing was changed — forget or archive entries to make room`);
     }
   }
+  const replaced = writes.filter((write): write is FileReplacement => "content" in write);
+  const appended = writes.filter((write): write is FileAppend => "append" in write);
   const nonce = randomBytes(8).toString("hex");
-  const renames: Journal["renames"] = writes.map((write) => ({ from: `${write.path}.iflow-${nonce}.tmp`, to: write.path }));
+  const renames: Journal["renames"] = replaced.map((write) => ({ from: `${write.path}.iflow-${nonce}.tmp`, to: write.path }));
+  const handles: Array<FileHandle | undefined> = [];
+  const discard = async () => {
+    await Promise.all([...renames.map(({ from }) => unlink(from).catch(() => undefined)), ...handles.map((handle) => handle?.close().catch(() => undefined))]);
+  };
   // Written side by side: the file system syncs them together rather than one after the other
   // (three files of 6 MB: some 14 ms against 19). All have finished, written or failed, before
   // any is removed: a write still under way could otherwise make its file after the removal.
-  const written = await Promise.allSettled(
-    writes.map(async (write, at) => {
+  // A file to append to is opened now, and must be as long as it was read.
+  const written = await Promise.allSettled([
+    ...replaced.map(async (write, at) => {
       await mkdir(dirname(write.path), { recursive: true, mode: 0o700 });
       await writeSynced(renames[at]!.from, write.content);
     }),
-  );
+    ...appended.map(async (write, at) => {
+      if (resolve(dirname(write.path)) !== resolve(directory)) throw new Error(`${write.path} is not a file of ${directory}`);
+      const handle = await open(write.path, "r+");
+      handles[at] = handle;
+      const info = await handle.stat();
+      if (!info.isFile()) throw new Error(`${basename(write.path)} is not a file`);
+      if (info.size !== write.at) {
+        throw new StoreError("STORE_WRITE_FAILED", `cannot write ${basename(write.path)} in ${directory}: another program changed it since it was read (${info.size} bytes, not ${write.at}); nothing was changed — run the command again`);
+      }
+    }),
+  ]);
   const failed = written.find((result): result is PromiseRejectedResult => result.status === "rejected");
   if (failed !== undefined) {
-    await Promise.all(renames.map(({ from }) => unlink(from).catch(() => undefined)));
+    await discard();
+    if (failed.reason instanceof StoreError) throw failed.reason;
     throw new StoreError("STORE_WRITE_FAILED", `cannot write ${writes.map((write) => basename(write.path)).join(", ")} in ${directory}: ${errorMessage(failed.reason)}; nothing was changed`, { cause: failed.reason });
   }
-  // The point of no return: the lock must still be ours (a stalled writer may have lost it).
   try {
-    await assertLockStillHeld(directory);
-  } catch (error) {
-    await Promise.all(renames.map(({ from }) => unlink(from).catch(() => undefined)));
-    throw error;
-  }
-  if (renames.length === 1) {
+    // The point of no return: the lock must still be ours (a stalled writer may have lost it).
+    try {
+      await assertLockStillHeld(directory);
+    } catch (error) {
+      await discard();
+      throw error;
+    }
+    if (renames.length === 1 && appended.length === 0) {
+      await applyRenames(renames);
+      await syncDirectories([dirname(renames[0]!.to)]);
+      return;
+    }
+    const journalPath = join(directory, COMMIT_JOURNAL);
+    const journalTemporary = `${journalPath}.iflow-${nonce}.tmp`;
+    const appends = appended.map((write) => ({ path: write.path, at: write.at, bytes: Buffer.from(write.append.buffer, write.append.byteOffset, write.append.byteLength).toString("base64") }));
+    await writeSynced(journalTemporary, `${JSON.stringify({ renames, ...(appends.length === 0 ? {} : { appends }) } satisfies Journal)}\n`);
+    await rename(journalTemporary, journalPath);
+    await syncDirectories([directory]);
+    // From here on the commit is decided: a crash is rolled forward by recoverCommit.
+    await Promise.all(appended.map((write, at) => appendSynced(handles[at]!, write.at, write.append)));
     await applyRenames(renames);
-    await syncDirectories([dirname(renames[0]!.to)]);
-    return;
+    await syncDirectories([...new Set(renames.map(({ to }) => dirname(to)))]);
+    await unlink(journalPath);
+    await syncDirectories([directory]);
+  } finally {
+    await Promise.all(handles.map((handle) => handle?.close().catch(() => undefined)));
   }
-  const journalPath = join(directory, COMMIT_JOURNAL);
-  const journalTemporary = `${journalPath}.iflow-${nonce}.tmp`;
-  await writeSynced(journalTemporary, `${JSON.stringify({ renames } satisfies Journal)}\n`);
-  await rename(journalTemporary, journalPath);
-  await syncDirectories([directory]);
-  // From here on the commit is decided: a crash is rolled forward by recoverCommit.
-  await applyRenames(renames);
-  await syncDirectories([...new Set(renames.map(({ to }) => dirname(to)))]);
-  await unlink(journalPath);
-  await syncDirectories([directory]);
 }
 
 /**
@@ -103,6 +150,7 @@ export async function recoverCommit(directory: string): Promise<boolean> {
   // A journal that cannot be read or parsed never reached its rename (nor is a FIFO in its place one).
   if (journal === null && !("missing" in file)) await unlink(journalPath).catch(() => undefined);
   if (journal !== null) {
+    for (const append of journal.appends ?? []) await appendAgain(directory, append);
     await applyRenames(journal.renames, { missingIsDone: true });
     await syncDirectories([...new Set(journal.renames.map(({ to }) => dirname(to)))]);
     await unlink(journalPath).catch(() => undefined);
@@ -121,6 +169,50 @@ function parseJournal(text: string): Journal | null {
   }
 }
 
+/**
+ * The bytes a journal appends, by file: only files directly in `directory` (whatever else a
+ * journal names), each at most once.
+ *
+ * @example
+ * pendingAppends(journal, storeDir).get(join(storeDir, "patterns.md")); // { at: 18000412, bytes }
+ */
+export function pendingAppends(journal: unknown, directory: string): Map<string, PendingAppend> {
+  const appends = new Map<string, PendingAppend>();
+  const items = (journal as { appends?: unknown } | null)?.appends;
+  if (!Array.isArray(items)) return appends;
+  for (const item of items as Array<{ path?: unknown; at?: unknown; bytes?: unknown }>) {
+    if (typeof item?.path !== "string" || !Number.isSafeInteger(item.at) || (item.at as number) < 0 || typeof item.bytes !== "string") continue;
+    if (resolve(dirname(item.path)) !== resolve(directory) || appends.has(item.path)) continue;
+    appends.set(item.path, { at: item.at as number, bytes: Buffer.from(item.bytes, "base64") });
+  }
+  return appends;
+}
+
+async function appendSynced(handle: FileHandle, at: number, bytes: Uint8Array): Promise<void> {
+  for (let written = 0; written < bytes.length; ) written += (await handle.write(bytes, written, bytes.length - written, at + written)).bytesWritten;
+  await handle.truncate(at + bytes.length);
+  await handle.sync();
+}
+
+// A journalled append written again: the file cut where the commit found its end, and the bytes
+// written there. A file that is missing, not a file, or shorter than that is not the one the
+// commit appended to (replaced since by someone else) and is left as it is.
+async function appendAgain(directory: string, item: unknown): Promise<void> {
+  const [path, append] = [...pendingAppends({ appends: [item] }, directory)][0] ?? [];
+  if (path === undefined || append === undefined) return;
+  const handle = await open(path, "r+").catch(() => null);
+  if (handle === null) return;
+  try {
+    const info = await handle.stat();
+    if (!info.isFile() || info.size < append.at) return;
+    await appendSynced(handle, append.at, append.bytes);
+  } catch (error) {
+    throw new StoreError("STORE_WRITE_FAILED", `cannot finish the change to ${path}: ${errorMessage(error)}; the next write to this store finishes it`, { cause: error });
+  } finally {
+    await handle.close();
+  }
+}
+
 async function applyRenames(renames: Journal["renames"], options: { missingIsDone?: boolean } = {}): Promise<void> {
   for (const { from, to } of renames) {
     try {
@@ -132,12 +224,12 @@ async function applyRenames(renames: Journal["renames"], options: { missingIsDon
   }
 }
 
-function byteLength(content: FileWrite["content"]): number {
+function byteLength(content: FileReplacement["content"]): number {
   if (typeof content === "string") return encodeLossless(content).length;
   return content instanceof Uint8Array ? content.length : content.reduce((sum, piece) => sum + piece.length, 0);
 }
 
-async function writeSynced(path: string, content: FileWrite["content"]): Promise<void> {
+async function writeSynced(path: string, content: FileReplacement["content"]): Promise<void> {
   const handle = await open(path, "w", 0o600);
   try {
     // Pieces are written as they are: a file of many megabytes that changed in a few places is

@@ -1,7 +1,7 @@
 import { appendFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { lessonId, parseLessonLines, serializeLesson, type Lesson, type LessonLine, type LessonWarning } from "@iflow-memory/parser";
-import { commitFiles } from "./commit-files.js";
+import { commitFiles, type PendingAppend } from "./commit-files.js";
 import { readCommittedFiles } from "./read-committed-files.js";
 import { readTextFile, readTextFileSync } from "./read-text-file.js";
 import { StoreError } from "./store-error.js";
@@ -51,7 +51,7 @@ export interface LessonsChange {
  */
 export async function readLessons(directory: string): Promise<LessonsRead> {
   // lessons.jsonl and archive.jsonl change together (forget, decay): read as one commit left them.
-  const [lessons, archive] = (await readCommittedFiles(directory, [join(directory, "lessons.jsonl"), join(directory, "archive.jsonl")], (path, target) => readLessonFile(path, { as: target }))) as [LessonFileRead, LessonFileRead];
+  const [lessons, archive] = (await readCommittedFiles(directory, [join(directory, "lessons.jsonl"), join(directory, "archive.jsonl")], (path, target, appended) => readLessonFile(path, { as: target, appended }))) as [LessonFileRead, LessonFileRead];
   const audit = await readAudit(join(directory, "audit.jsonl"));
   return {
     directory,
@@ -131,10 +131,10 @@ interface LessonFileRead {
 }
 
 // `as`: the file the warnings name, when `path` is a commit's temporary standing in for it.
-async function readLessonFile(readPath: string, options: { forUpdate?: boolean; as?: string } = {}): Promise<LessonFileRead> {
+async function readLessonFile(readPath: string, options: { forUpdate?: boolean; as?: string; appended?: PendingAppend | undefined } = {}): Promise<LessonFileRead> {
   const path = options.as ?? readPath;
   // For an update the lines are written back: bytes that are not UTF-8 stay as they were.
-  const file = await readTextFile(readPath, { lossless: options.forUpdate === true });
+  const file = await readTextFile(readPath, { lossless: options.forUpdate === true, appended: options.appended });
   if ("missing" in file) return { lines: [], text: "", warnings: [] };
   if ("warning" in file) {
     if (options.forUpdate === true) throw new StoreError("STORE_UNREADABLE", `cannot change ${path}: ${file.warning.message.replace(/; skipped$/, "")}; nothing was changed — fix or move the file, then run the command again`);

@@ -1,8 +1,9 @@
-import { writeFileSync } from "node:fs";
+import { existsSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { makeTempDir } from "@iflow-memory/test-utils";
 import { describe, expect, it } from "vitest";
 import { COMMIT_JOURNAL } from "./commit-files.js";
+import { entryFileCachePath } from "./entry-file-cache.js";
 import { readCommittedFiles } from "./read-committed-files.js";
 import { readGlobalStore } from "./read-global-store.js";
 import { readTextFile } from "./read-text-file.js";
@@ -44,6 +45,47 @@ describe("readCommittedFiles", () => {
     writeFileSync(elsewhere, "not memory");
     writeFileSync(join(store, COMMIT_JOURNAL), JSON.stringify({ renames: [{ from: elsewhere, to: target }] }));
     expect(await readCommittedFiles(store, [target], (path) => readTextFile(path))).toEqual([{ text: entry("Real", 1) }]);
+  });
+});
+
+// The store as a writer killed in the middle of a commit that appends one entry to each of three
+// files leaves it: the journal in place, the first `appended` files appended, the next one cut half-way.
+function interruptedAppend(appended: number): string {
+  const store = makeTempDir();
+  const files = ["anti-patterns.md", "heuristics.md", "patterns.md"].map((name) => join(store, name));
+  const old = (index: number) => entry(`Old${index}`, 1);
+  const added = (index: number) => `\n${entry(`New${index}`, 1)}`;
+  files.forEach((path, index) => writeFileSync(path, index < appended ? old(index) + added(index) : index === appended ? old(index) + added(index).slice(0, 12) : old(index)));
+  const appends = files.map((path, index) => ({ path, at: Buffer.byteLength(old(index)), bytes: Buffer.from(added(index)).toString("base64") }));
+  writeFileSync(join(store, COMMIT_JOURNAL), JSON.stringify({ renames: [], appends }));
+  return store;
+}
+
+describe("readCommittedFiles (a commit that appends)", () => {
+  it.each([0, 1, 2, 3])("reads a commit killed after %i of its 3 appends as done: every entry appended, none torn, never a mix", async (appended) => {
+    const { entries, warnings } = await readGlobalStore(interruptedAppend(appended));
+    expect(entries.map((found) => found.name)).toEqual(["Old0", "New0", "Old2", "New2", "Old1", "New1"]);
+    expect(warnings).toEqual([]);
+  });
+
+  it("keeps no entries of a file read while a commit appends to it: they are not the file's own bytes", async () => {
+    const store = interruptedAppend(3);
+    const cache = { dir: join(store, ".cache"), salt: "test", now: () => Date.now() + 60_000 };
+    expect((await readGlobalStore(store, { cache })).entries).toHaveLength(6);
+    expect(existsSync(entryFileCachePath(cache, join(store, "heuristics.md")))).toBe(false);
+    // Once the journal is gone (the commit done), the file is read as itself, and kept.
+    rmSync(join(store, COMMIT_JOURNAL));
+    expect((await readGlobalStore(store, { cache })).entries).toHaveLength(6);
+    expect(existsSync(entryFileCachePath(cache, join(store, "heuristics.md")))).toBe(true);
+  });
+
+  it("takes no append a journal names for a file outside the store", async () => {
+    const store = makeTempDir();
+    const target = join(store, "heuristics.md");
+    writeFileSync(target, entry("Real", 1));
+    const elsewhere = join(makeTempDir(), "heuristics.md");
+    writeFileSync(join(store, COMMIT_JOURNAL), JSON.stringify({ renames: [], appends: [{ path: elsewhere, at: 0, bytes: Buffer.from(entry("Forged", 9)).toString("base64") }] }));
+    expect((await readGlobalStore(store)).entries.map((found) => found.name)).toEqual(["Real"]);
   });
 });
 

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { COMMIT_JOURNAL } from "./commit-files.js";
+import { COMMIT_JOURNAL, pendingAppends, type PendingAppend } from "./commit-files.js";
 import { readTextFile } from "./read-text-file.js";
 import { statOrNull } from "./stat-or-null.js";
 
@@ -10,22 +10,25 @@ const ATTEMPTS = 4;
  * result is all old or all new, never a mix: a commit whose journal is there (in progress, or
  * left by a writer that was killed) is read as done — each file from its committed temporary
  * when that is still there — and a read during which any of the files (or the journal) changed
- * is done again (a few times at most). `read` gets the file to read and the target it stands for.
+ * is done again (a few times at most). `read` gets the file to read, the target it stands for, and
+ * the bytes the commit appends to it, if any: the file as committed is then its first `at`
+ * bytes followed by those (`readTextFile`'s `appended`).
  *
  * @example
- * const [antiPatterns, heuristics, patterns] = await readCommittedFiles(store, paths, (path) => readTextFile(path));
+ * const [antiPatterns, heuristics, patterns] = await readCommittedFiles(store, paths, (path, target, appended) => readTextFile(path, { appended }));
  */
-export async function readCommittedFiles<T>(directory: string, paths: readonly string[], read: (path: string, target: string) => Promise<T>): Promise<T[]> {
+export async function readCommittedFiles<T>(directory: string, paths: readonly string[], read: (path: string, target: string, appended: PendingAppend | undefined) => Promise<T>): Promise<T[]> {
   const journalPath = join(directory, COMMIT_JOURNAL);
   let results: T[] = [];
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     // Asynchronous stats and reads: a mount that stopped answering holds libuv's threads, never
     // the hook's, so that its deadline still ends the wait.
     const before = await identities([journalPath, ...paths]);
-    const committed = await pendingRenames(journalPath);
+    const committed = await pendingChanges(journalPath, directory);
     results = await Promise.all(paths.map(async (path) => {
-      const from = committed.get(path);
-      return read(from !== undefined && (await statOrNull(from)) !== null ? from : path, path);
+      const from = committed.renames.get(path);
+      if (from !== undefined && (await statOrNull(from)) !== null) return read(from, path, undefined);
+      return read(path, path, committed.appends.get(path));
     }));
     if ((await identities([journalPath, ...paths])) === before) return results;
   }
@@ -37,21 +40,22 @@ async function identities(paths: readonly string[]): Promise<string> {
   return infos.map((info) => (info === null ? "-" : `${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`)).join("\n");
 }
 
-// The journal's renames, target → committed temporary; only temporaries beside their targets
-// (`<target>.iflow-<16 hex>.tmp`) are taken, whatever else a journal says.
-async function pendingRenames(journalPath: string): Promise<Map<string, string>> {
+// The journal's renames, target → committed temporary (only temporaries beside their targets,
+// `<target>.iflow-<16 hex>.tmp`, are taken, whatever else a journal says), and its appends.
+async function pendingChanges(journalPath: string, directory: string): Promise<{ renames: Map<string, string>; appends: Map<string, PendingAppend> }> {
   const renames = new Map<string, string>();
   const file = await readTextFile(journalPath);
-  if (!("text" in file)) return renames;
+  if (!("text" in file)) return { renames, appends: new Map() };
+  let journal: { renames?: unknown };
   try {
-    const journal = JSON.parse(file.text) as { renames?: unknown };
-    if (!Array.isArray(journal.renames)) return renames;
-    for (const item of journal.renames as Array<{ from?: unknown; to?: unknown }>) {
-      if (typeof item?.from !== "string" || typeof item.to !== "string") continue;
-      if (item.from.startsWith(`${item.to}.iflow-`) && /^\.iflow-[0-9a-f]{16}\.tmp$/.test(item.from.slice(item.to.length))) renames.set(item.to, item.from);
-    }
+    journal = JSON.parse(file.text) as { renames?: unknown };
   } catch {
     // a journal that does not parse never reached its rename
+    return { renames, appends: new Map() };
   }
-  return renames;
+  for (const item of Array.isArray(journal?.renames) ? (journal.renames as Array<{ from?: unknown; to?: unknown }>) : []) {
+    if (typeof item?.from !== "string" || typeof item.to !== "string") continue;
+    if (item.from.startsWith(`${item.to}.iflow-`) && /^\.iflow-[0-9a-f]{16}\.tmp$/.test(item.from.slice(item.to.length))) renames.set(item.to, item.from);
+  }
+  return { renames, appends: pendingAppends(journal, directory) };
 }

@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { CATEGORIES, parseKnowledgeBank, type Category, type Entry, type Scope } from "@iflow-memory/parser";
 import { entryFieldTerms, numberedFieldTerms, numberTerms, type NumberedTerms } from "@iflow-memory/ranker";
 import { fileStamp, keepLineOf, keptContentHashes, readFileEntries, unchangedEntries, writeFileEntries, type EntryFileCache, type FileEntries } from "./entry-file-cache.js";
+import type { PendingAppend } from "./commit-files.js";
 import { readCommittedFiles } from "./read-committed-files.js";
 import { readTextFile } from "./read-text-file.js";
 import { redactEntriesRead } from "./redact-entries-read.js";
@@ -34,7 +35,7 @@ export interface ReadEntryFilesOptions {
  */
 export async function readEntryFiles(directory: string, scope: Scope, options: ReadEntryFilesOptions = {}): Promise<EntriesRead> {
   const paths = CATEGORIES.map((category) => join(directory, `${category}.md`));
-  const results = await readCommittedFiles(directory, paths, (path, target) => readEntryFile(path, target === path, { scope, category: CATEGORIES[paths.indexOf(target)]! }, options));
+  const results = await readCommittedFiles(directory, paths, (path, target, appended) => readEntryFile({ path, isTarget: target === path, appended }, { scope, category: CATEGORIES[paths.indexOf(target)]! }, options));
   const entries: Entry[] = [];
   const warnings: StoreWarning[] = [];
   // Warnings of reading first, then those of the secrets redacted, file by file, as they always came.
@@ -56,16 +57,21 @@ export async function readEntryFiles(directory: string, scope: Scope, options: R
 }
 
 // One category file: from the cache when it is unchanged since it was kept (never a commit's
-// temporary, which `target` is not), else read, parsed, redacted and kept — what an earlier
-// version of it held unchanged taken from that version's cache, not redacted and tokenized again.
-async function readEntryFile(path: string, isTarget: boolean, file: { scope: Scope; category: Category }, options: ReadEntryFilesOptions): Promise<FileEntries> {
-  const cache = options.redact !== undefined && isTarget ? options.cache : undefined;
+// temporary, which `target` is not, nor a file a commit is appending to), else read, parsed,
+// redacted and kept — what an earlier version of it held unchanged taken from that version's
+// cache, not redacted and tokenized again.
+async function readEntryFile(
+  { path, isTarget, appended }: { path: string; isTarget: boolean; appended: PendingAppend | undefined },
+  file: { scope: Scope; category: Category },
+  options: ReadEntryFilesOptions,
+): Promise<FileEntries> {
+  const cache = options.redact !== undefined && isTarget && appended === undefined ? options.cache : undefined;
   const how = `${file.scope} ${file.category} ${options.redact}`;
   const now = cache?.now ?? Date.now;
   const state = cache === undefined ? null : await fileStamp(path, now());
   const kept = cache !== undefined && state !== null ? await readFileEntries(cache, path, state.stamp, how) : null;
   if (kept?.current === true) return kept;
-  const result = await readTextFile(path);
+  const result = await readTextFile(path, { appended });
   if ("warning" in result) return { entries: [], warnings: [result.warning], redactions: [], terms: [], vocabulary: [] };
   if (!("text" in result)) return { entries: [], warnings: [], redactions: [], terms: [], vocabulary: [] };
   const parsed = parseKnowledgeBank(result.text, { ...file, path, ...(kept === null ? {} : { knownHashes: keptContentHashes(kept) }) });

@@ -1,3 +1,4 @@
+import type { PendingAppend } from "./commit-files.js";
 import { decodeLossless } from "./lossless-utf8.js";
 import { readUserFile, readUserFileSync, type UserFileOptions, type UserFileResult } from "./read-user-file.js";
 import type { StoreWarning } from "./store-warning.js";
@@ -10,14 +11,19 @@ export type TextFileResult = { text: string } | { missing: true } | { warning: S
  * is dropped, a missing file is `{ missing: true }`, and anything else that goes wrong is a
  * warning, never a throw. With `lossless` (a file about to be edited and written back), invalid
  * UTF-8 is kept byte for byte instead (see `decodeLossless`; `commitFiles` and
- * `writeFileAtomically` write it back as it was).
+ * `writeFileAtomically` write it back as it was). With `appended` (a commit in progress, see
+ * `readCommittedFiles`), the text is the file's first `at` bytes followed by the bytes appended.
  *
  * @example
  * const file = await readTextFile("docs/knowledge-bank/patterns.md");
  * if ("text" in file) parseKnowledgeBank(file.text, { category: "patterns", scope: "local", path });
  */
-export async function readTextFile(path: string, options?: UserFileOptions & { lossless?: boolean }): Promise<TextFileResult> {
-  return decoded(await readUserFile(path, options), options?.lossless === true);
+export async function readTextFile(path: string, options?: UserFileOptions & { lossless?: boolean; appended?: PendingAppend | undefined }): Promise<TextFileResult> {
+  const file = await readUserFile(path, options);
+  const appended = options?.appended;
+  // A file shorter than where the commit appends is not the one it appended to: read as it is.
+  if (appended === undefined || !("bytes" in file) || file.bytes.length < appended.at) return decoded(file, options?.lossless === true);
+  return decoded({ bytes: Buffer.concat([file.bytes.subarray(0, appended.at), appended.bytes]) }, options?.lossless === true);
 }
 
 /**

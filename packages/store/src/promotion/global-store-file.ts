@@ -1,6 +1,7 @@
 import { stat } from "node:fs/promises";
 import { join } from "node:path";
 import { parseKnowledgeBank, type Category, type Entry } from "@iflow-memory/parser";
+import type { FileWrite } from "../commit-files.js";
 import { decodeLossless, encodeLossless } from "../lossless-utf8.js";
 import { readUserFile } from "../read-user-file.js";
 import { StoreError } from "../store-error.js";
@@ -43,7 +44,7 @@ export interface Observation {
  * const file = await openGlobalStoreFile(store, "patterns");
  * file.find("61c6a3e0b2d4f5a7"); // { observationCount: 2, sources: ["webshop, Feature #042"] }
  * file.append("0b5f…", formatGlobalEntry(fields));
- * const bytes = file.content(); // the new file, or null when nothing changed
+ * file.change(); // { path, append, at }: the bytes appended, or null when nothing changed
  */
 export async function openGlobalStoreFile(directory: string, category: Category): Promise<GlobalStoreFile> {
   const path = join(directory, `${category}.md`);
@@ -68,6 +69,14 @@ interface Region {
   text: string;
 }
 
+interface NextFile {
+  pieces: Buffer[];
+  index: PromotionIndex | null;
+  checksum: string | null;
+  /** When the file as read is kept as it was and only this added at its end: this. */
+  appended?: Buffer;
+}
+
 interface ParsedFile {
   text: string;
   entries: Entry[];
@@ -82,8 +91,8 @@ export class GlobalStoreFile {
   private readonly regions = new Map<string, Region>();
   private readonly observations = new Map<string, Observation>();
   private readonly added: Array<{ contentHash: string; text: string }> = [];
-  /** The file as `content` made it, the index that goes with it (null: none can be made) and its checksum when known. */
-  private next: { pieces: Buffer[]; index: PromotionIndex | null; checksum: string | null } | null = null;
+  /** The file as `change` made it, the index that goes with it (null: none can be made) and its checksum when known. */
+  private next: NextFile | null = null;
 
   constructor(
     readonly category: Category,
@@ -124,15 +133,17 @@ export class GlobalStoreFile {
   }
 
   /**
-   * The file's new bytes in pieces (to be written one after the other), or null when nothing
-   * changed. Throws (STORE_WRITE_FAILED) when the file would not read back as exactly what this
-   * promotion meant to write.
+   * The change to commit (`commitFiles`), or null when nothing changed: entries only added to a
+   * file with a trusted index are bytes appended at its end; anything else is the file's new
+   * bytes in pieces (to be written one after the other). Throws (STORE_WRITE_FAILED) when the
+   * file would not read back as exactly what this promotion meant to write.
    */
-  content(): Buffer[] | null {
+  change(): FileWrite | null {
     if (this.observations.size === 0 && this.added.length === 0) return null;
     if (this.parsed === null && this.index !== null) this.next = this.changeInPlace(this.index);
     this.next ??= this.changeWhole();
-    return this.next.pieces;
+    const { pieces, appended } = this.next;
+    return appended === undefined ? { path: this.path, content: pieces } : { path: this.path, append: appended, at: this.bytes.length };
   }
 
   /**
@@ -140,7 +151,7 @@ export class GlobalStoreFile {
    * when one was made for it; a file changed since by someone else gets none.
    */
   async saveIndex(): Promise<void> {
-    let file: { pieces: Buffer[]; index: PromotionIndex | null; checksum: string | null };
+    let file: NextFile;
     if (this.next !== null) file = this.next;
     else if (this.parsed !== null && this.stamp !== null) file = { pieces: [this.bytes], index: indexOfParsed(this.bytes, this.parsed), checksum: null };
     else return;
@@ -173,7 +184,7 @@ export class GlobalStoreFile {
 
   // The changed entries rewritten in place and the new ones appended, each read back alone;
   // null when that cannot be trusted to be how the whole file reads (then `changeWhole`).
-  private changeInPlace(index: PromotionIndex & { checksum: string }): { pieces: Buffer[]; index: PromotionIndex; checksum: string | null } | null {
+  private changeInPlace(index: PromotionIndex & { checksum: string }): NextFile | null {
     const appended = this.added.map((entry) => entry.text).join("\n");
     if (this.added.length > 0 && (index.records.length === 0 || index.openFence || (index.openComment && appended.includes("-->")))) return null;
     const edits: Array<{ offset: number; end: number; bytes: Buffer }> = [];
@@ -207,16 +218,18 @@ export class GlobalStoreFile {
       tail = { openFence: parsed.warnings.length > 0, openComment: text.includes("<!--") ? commentOpenAtEnd(text) : tail.openComment && !text.includes("-->") };
       pieces.push(bytes);
     }
-    // Entries only appended: the checksum goes on from the file's.
-    const checksum = edits.length === 0 && this.added.length > 0 ? contentChecksum([pieces[pieces.length - 1]!], index.checksum) : null;
-    return { pieces, index: updatePromotionIndex(index, { shifts, added, tail }), checksum };
+    const next = { pieces, index: updatePromotionIndex(index, { shifts, added, tail }), checksum: null };
+    if (edits.length > 0 || this.added.length === 0) return next;
+    // Entries only appended: the checksum goes on from the file's, and only they are written.
+    const appendedBytes = pieces[pieces.length - 1]!;
+    return { ...next, checksum: contentChecksum([appendedBytes], index.checksum), appended: appendedBytes };
   }
 
   // Whatever the names and texts held, the store must read back as exactly what this promotion
   // meant to write: every entry it had, with only the counts it updated changed, then the entries
   // it added, each observed once. Anything else (an entry's text that opens a comment or a code
   // fence the next entry falls into, a forged header) is refused before a byte is written.
-  private changeWhole(): { pieces: Buffer[]; index: PromotionIndex | null; checksum: null } {
+  private changeWhole(): NextFile {
     const parsed = this.parseWhole();
     const counts = new Map<number, number>();
     let text = parsed.text;

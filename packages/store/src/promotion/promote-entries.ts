@@ -88,6 +88,9 @@ export async function promoteEntries(options: PromoteOptions): Promise<PromoteRe
   const warnings = bank.warnings.map((warning) => `${warning.path}${warning.line === undefined ? "" : `:${warning.line}`}: ${warning.message}`);
 
   const run = async (): Promise<PromoteResult> => {
+    // The store's files are read while the entries are selected, redacted and the project's facts gathered.
+    const opening = Promise.all(CATEGORIES.map(async (category) => [category, await openGlobalStoreFile(options.globalStoreDir, category)] as const));
+    opening.catch(() => undefined);
     const state = readState(options.globalStoreDir);
     const seen = new Set(state.projects[project]?.promoted ?? []);
     // An entry named by --universal or --project-specific is promoted (or kept) as asked even when
@@ -111,7 +114,7 @@ export async function promoteEntries(options: PromoteOptions): Promise<PromoteRe
     });
 
     const facts = await gatherProjectFacts(options.projectRoot, project, prepared.map(({ entry }) => entry));
-    const files = Object.fromEntries(await Promise.all(CATEGORIES.map(async (category) => [category, await openGlobalStoreFile(options.globalStoreDir, category)] as const))) as Record<Category, GlobalStoreFile>;
+    const files = Object.fromEntries(await opening) as Record<Category, GlobalStoreFile>;
     // A content hash is the entry of the first file that has it (in CATEGORIES order), or one
     // this run added; what this run changed of it is kept here.
     const known = new Map<string, { category: Category; added: boolean } & StoredObservations>();
@@ -149,10 +152,7 @@ export async function promoteEntries(options: PromoteOptions): Promise<PromoteRe
       }
     }
     // Every file's new content is made and read back before anything is written.
-    const changed = CATEGORIES.flatMap((category) => {
-      const content = files[category].content();
-      return content === null ? [] : [{ path: files[category].path, content }];
-    });
+    const changed = CATEGORIES.flatMap((category) => files[category].change() ?? []);
 
     // What this run promoted: an entry already counted for this provenance changed nothing.
     const universal = results.filter((result) => result.kind === "universal" && result.action !== "already-counted").length;
