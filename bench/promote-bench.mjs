@@ -65,9 +65,19 @@ const root = project("webshop");
 const warmer = join(work, "warmer");
 mkdirSync(join(warmer, "docs/knowledge-bank"), { recursive: true });
 writeFileSync(join(warmer, "docs/knowledge-bank/heuristics.md"), "### Heuristic: Warm Up\nA lesson of another project, promoted before the timed promotion.\n");
-// A copy of a template, promoted into once (the index is made), unless `cold`.
-async function prepare(template, target, cold) {
-  cpSync(template, target, { recursive: true });
+// Copies of templates (template → target), made all at once and then left for longer than the
+// settling time (2 s) before anything reads them, as a user's store files were written long
+// before a promotion indexes them: an index made within the clock's tick of its file's last
+// change (a copy made a millisecond before) cannot say that the file did not change again in
+// that tick, and the next promotion would read the file to check it, which no user's promotion
+// meets for a file it did not write itself.
+const SETTLE_WAIT_MS = Number(process.env.BENCH_SETTLE_WAIT_MS ?? 2_100);
+async function copyAll(pairs) {
+  for (const [template, target] of pairs) cpSync(template, target, { recursive: true });
+  await new Promise((resolve) => setTimeout(resolve, SETTLE_WAIT_MS));
+}
+// A copy made by copyAll, promoted into once (the index is made), unless `cold`.
+async function prepare(target, cold) {
   if (!cold) await promoteEntries({ projectRoot: warmer, globalStoreDir: target, feature: "1", selection: { kind: "all" } });
 }
 const SIZES = [["empty", 0], ["10k", 10_000], ["50k", 50_000]];
@@ -75,17 +85,17 @@ const templates = Object.fromEntries(SIZES.map(([key, size]) => [key, store(`tem
 const median = (values) => [...values].sort((a, b) => a - b)[values.length >> 1];
 const storeBytes = (template) => ["anti-patterns", "heuristics", "patterns"].reduce((sum, category) => sum + (statSync(join(template, `${category}.md`), { throwIfNoEntry: false })?.size ?? 0), 0);
 
-async function peakRss(template, index, cold = false) {
+async function peakRss(index, cold = false) {
   const target = join(work, `peak-${index}`);
-  await prepare(template, target, cold);
+  await prepare(target, cold);
   const bytes = Number(execFileSync(process.execPath, [SELF, "--peak-rss", root, target], { encoding: "utf8" }).trim());
   rmSync(target, { recursive: true, force: true });
   return bytes;
 }
 
-async function timeOnce(template, index, cold = false) {
+async function timeOnce(index, cold = false) {
   const target = join(work, `run-${index}`);
-  await prepare(template, target, cold);
+  await prepare(target, cold);
   const start = process.hrtime.bigint();
   const result = await promoteEntries({ projectRoot: root, globalStoreDir: target, feature: "1", selection: { kind: "all" } });
   const elapsed = Number(process.hrtime.bigint() - start) / 1e6;
@@ -95,17 +105,22 @@ async function timeOnce(template, index, cold = false) {
 }
 
 const times = Object.fromEntries(SIZES.map(([key]) => [key, []]));
-for (const [key] of SIZES) await timeOnce(templates[key], `warm-${key}`);
+const runCopies = (run) => SIZES.map(([key]) => [templates[key], join(work, `run-${key}-${run}`)]);
+await copyAll(runCopies("warm"));
+for (const [key] of SIZES) await timeOnce(`${key}-warm`);
 for (let run = 0; run < RUNS; run++) {
-  for (const [key] of SIZES) times[key].push(await timeOnce(templates[key], `${key}-${run}`));
+  await copyAll(runCopies(run));
+  for (const [key] of SIZES) times[key].push(await timeOnce(`${key}-${run}`));
 }
 const COLD_RUNS = Math.max(3, Math.ceil(RUNS / 3));
 const cold = [];
-for (let run = 0; run < COLD_RUNS; run++) cold.push(await timeOnce(templates["50k"], `cold-${run}`, true));
+await copyAll(Array.from({ length: COLD_RUNS }, (_, run) => [templates["50k"], join(work, `run-cold-${run}`)]));
+for (let run = 0; run < COLD_RUNS; run++) cold.push(await timeOnce(`cold-${run}`, true));
 const PEAK_RUNS = 3;
 const peakMedian = async (template, key, isCold) => {
   const peaks = [];
-  for (let run = 0; run < PEAK_RUNS; run++) peaks.push(await peakRss(template, `${key}-${run}`, isCold));
+  await copyAll(Array.from({ length: PEAK_RUNS }, (_, run) => [template, join(work, `peak-${key}-${run}`)]));
+  for (let run = 0; run < PEAK_RUNS; run++) peaks.push(await peakRss(`${key}-${run}`, isCold));
   return median(peaks);
 };
 const peaks = {};
@@ -119,7 +134,7 @@ const section = [
   "<!-- promote-bench:start (written by `pnpm bench`: bench/promote-bench.mjs) -->",
   "## Promotion",
   "",
-  `100 new universal entries promoted (classification, secret scan, merge, lock, all-or-nothing commit with fsync) into a store promoted into once before (its promotion index made): the median of ${RUNS} runs, in-process and interleaved; the peak memory (RSS) of a process that loads the store package and does one promotion (median of ${PEAK_RUNS} processes). The last row is the first promotion into a store that something else wrote (no index yet: every file parsed whole, the index made), median of ${COLD_RUNS} runs after the others.`,
+  `100 new universal entries promoted (classification, secret scan, merge, lock, all-or-nothing commit with fsync) into a store promoted into once before (its promotion index made; the store's files copied in place more than 2 s before, as a user's were written long before): the median of ${RUNS} runs, in-process and interleaved; the peak memory (RSS) of a process that loads the store package and does one promotion (median of ${PEAK_RUNS} processes). The last row is the first promotion into a store that something else wrote (no index yet: every file parsed whole, the index made), median of ${COLD_RUNS} runs after the others.`,
   "",
   "| store before | median | ratio to the empty store | peak RSS | ratio to the empty store |",
   "|---|---|---|---|---|",

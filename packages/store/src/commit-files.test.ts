@@ -70,6 +70,23 @@ describe("commitFiles (appends)", () => {
     expect([readFileSync(join(directory, "a.md"), "utf8"), readFileSync(join(directory, "b.md"), "utf8")]).toEqual(["old a\nedited by hand\n", "old b\n"]);
   });
 
+  it("gives each file it wrote a modification time of its own (its mark), within a millisecond of now, and says which", async () => {
+    const directory = makeTempDir();
+    writeFileSync(join(directory, "a.md"), "old a\n");
+    const before = Date.now();
+    const { marks } = await commitFiles(directory, [
+      { path: join(directory, "a.md"), append: Buffer.from("more a\n"), at: 6 },
+      { path: join(directory, "b.md"), content: "new b\n" },
+    ]);
+    for (const name of ["a.md", "b.md"]) {
+      const mtimeNs = statSync(join(directory, name), { bigint: true }).mtimeNs;
+      expect(marks.get(join(directory, name))).toBe(mtimeNs);
+      expect(mtimeNs % 1_000_000n).not.toBe(0n);
+      expect(Number(mtimeNs / 1_000_000n)).toBeGreaterThanOrEqual(before);
+      expect(Number(mtimeNs / 1_000_000n)).toBeLessThanOrEqual(Date.now());
+    }
+  });
+
   it("refuses to append to a file outside its directory", async () => {
     const directory = makeTempDir();
     const outside = join(makeTempDir(), "profile");

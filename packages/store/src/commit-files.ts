@@ -35,6 +35,16 @@ interface Journal {
   appends?: Array<{ path: string; at: number; bytes: string }>;
 }
 
+export interface CommitResult {
+  /**
+   * Of each file written whose file system keeps it: the modification time (ns) the commit gave
+   * it, at random within a millisecond — one the kernel's clock will not give a later write.
+   * While a file's stat still shows it, the file holds what the commit left (a cache keyed by
+   * its stamp needs no second look at the bytes, however soon after the commit it is read).
+   */
+  marks: Map<string, bigint>;
+}
+
 /** Bytes a commit in progress adds at the end of a file: the file as committed is its first `at` bytes, then these. */
 export interface PendingAppend {
   at: number;
@@ -62,8 +72,9 @@ const TEMPORARY = /\.iflow-[0-9a-f]{16}\.tmp$/;
  *   { path: join(storeDir, "heuristics.md"), content: heuristics },
  * ]);
  */
-export async function commitFiles(directory: string, writes: readonly FileWrite[]): Promise<void> {
-  if (writes.length === 0) return;
+export async function commitFiles(directory: string, writes: readonly FileWrite[]): Promise<CommitResult> {
+  const marks = new Map<string, bigint>();
+  if (writes.length === 0) return { marks };
   // A file the store could not read back (past the read limit) would lock it out of itself.
   for (const write of writes) {
     const bytes = "append" in write ? write.at + write.append.length : byteLength(write.content);
@@ -86,7 +97,8 @@ export async function commitFiles(directory: string, writes: readonly FileWrite[
   const written = await Promise.allSettled([
     ...replaced.map(async (write, at) => {
       await mkdir(dirname(write.path), { recursive: true, mode: 0o700 });
-      await writeSynced(renames[at]!.from, write.content);
+      const mark = await writeSynced(renames[at]!.from, write.content, { mark: true });
+      if (mark !== null) marks.set(write.path, mark);
     }),
     ...appended.map(async (write, at) => {
       if (resolve(dirname(write.path)) !== resolve(directory)) throw new Error(`${write.path} is not a file of ${directory}`);
@@ -116,7 +128,7 @@ export async function commitFiles(directory: string, writes: readonly FileWrite[
     if (renames.length === 1 && appended.length === 0) {
       await applyRenames(renames);
       await syncDirectories([dirname(renames[0]!.to)]);
-      return;
+      return { marks };
     }
     const journalPath = join(directory, COMMIT_JOURNAL);
     const journalTemporary = `${journalPath}.iflow-${nonce}.tmp`;
@@ -125,11 +137,17 @@ export async function commitFiles(directory: string, writes: readonly FileWrite[
     await rename(journalTemporary, journalPath);
     await syncDirectories([directory]);
     // From here on the commit is decided: a crash is rolled forward by recoverCommit.
-    await Promise.all(appended.map((write, at) => appendSynced(handles[at]!, write.at, write.append)));
+    await Promise.all(
+      appended.map(async (write, at) => {
+        const mark = await appendSynced(handles[at]!, write.at, write.append, { mark: true });
+        if (mark !== null) marks.set(write.path, mark);
+      }),
+    );
     await applyRenames(renames);
     await syncDirectories([...new Set(renames.map(({ to }) => dirname(to)))]);
     await unlink(journalPath);
     await syncDirectories([directory]);
+    return { marks };
   } finally {
     await Promise.all(handles.map((handle) => handle?.close().catch(() => undefined)));
   }
@@ -188,10 +206,30 @@ export function pendingAppends(journal: unknown, directory: string): Map<string,
   return appends;
 }
 
-async function appendSynced(handle: FileHandle, at: number, bytes: Uint8Array): Promise<void> {
+async function appendSynced(handle: FileHandle, at: number, bytes: Uint8Array, options: { mark?: boolean } = {}): Promise<bigint | null> {
   for (let written = 0; written < bytes.length; ) written += (await handle.write(bytes, written, bytes.length - written, at + written)).bytesWritten;
   await handle.truncate(at + bytes.length);
+  const mark = options.mark === true ? await markModified(handle) : null;
   await handle.sync();
+  return mark;
+}
+
+// The file's modification time set, at once, to now with microseconds of chance: a time no
+// later write can give it (the kernel sets it from its clock, in ticks of milliseconds), so that
+// the file's stamp after the commit stands for these bytes alone, even within the tick (see
+// `CommitResult.marks`). Null where the file system does not keep it (a coarser clock).
+async function markModified(handle: FileHandle): Promise<bigint | null> {
+  try {
+    const before = await handle.stat({ bigint: true });
+    const seconds = Math.floor(Date.now()) / 1000 + (1 + randomBytes(4).readUInt32LE() % 998) / 1_000_000;
+    await handle.utimes(Number(before.atimeNs / 1000n) / 1_000_000, seconds);
+    const after = await handle.stat({ bigint: true });
+    const wanted = BigInt(Math.round(seconds * 1_000_000)) * 1000n;
+    const off = after.mtimeNs > wanted ? after.mtimeNs - wanted : wanted - after.mtimeNs;
+    return off < 2_000n && after.mtimeNs % 1_000_000n !== 0n ? after.mtimeNs : null;
+  } catch {
+    return null;
+  }
 }
 
 // A journalled append written again: the file cut where the commit found its end, and the bytes
@@ -229,7 +267,7 @@ function byteLength(content: FileReplacement["content"]): number {
   return content instanceof Uint8Array ? content.length : content.reduce((sum, piece) => sum + piece.length, 0);
 }
 
-async function writeSynced(path: string, content: FileReplacement["content"]): Promise<void> {
+async function writeSynced(path: string, content: FileReplacement["content"], options: { mark?: boolean } = {}): Promise<bigint | null> {
   const handle = await open(path, "w", 0o600);
   try {
     // Pieces are written as they are: a file of many megabytes that changed in a few places is
@@ -241,7 +279,10 @@ async function writeSynced(path: string, content: FileReplacement["content"]): P
         for (let written = 0; written < piece.length; ) written += (await handle.write(piece, written)).bytesWritten;
       }
     }
+    // A temporary file no one else knows of: the mark is the renamed file's from its first instant.
+    const mark = options.mark === true ? await markModified(handle) : null;
     await handle.sync();
+    return mark;
   } finally {
     await handle.close();
   }

@@ -1,9 +1,10 @@
-import { stat } from "node:fs/promises";
+import { constants, statSync } from "node:fs";
+import { open, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { parseKnowledgeBank, type Category, type Entry } from "@iflow-memory/parser";
 import type { FileWrite } from "../commit-files.js";
 import { decodeLossless, encodeLossless } from "../lossless-utf8.js";
-import { readUserFile } from "../read-user-file.js";
+import { readUserFile, readUserFileSync } from "../read-user-file.js";
 import { StoreError } from "../store-error.js";
 import { appendGlobalEntry, recordObservation, sourceItems } from "./global-store-text.js";
 import {
@@ -49,6 +50,14 @@ export interface Observation {
 export async function openGlobalStoreFile(directory: string, category: Category): Promise<GlobalStoreFile> {
   const path = join(directory, `${category}.md`);
   const indexPath = promotionIndexPath(directory, category);
+  // An index trusted without a look at the bytes (settled, or marked by its commit): only the
+  // last byte is read now, the rest when a change needs it.
+  const stamp = await stampOf(path);
+  const trusted = stamp === null ? null : readPromotionIndex(indexPath, { stamp });
+  if (stamp !== null && trusted !== null) {
+    const last = await readLastByte(path, stamp);
+    if (last !== undefined) return new GlobalStoreFile(category, path, indexPath, { size: Number(stamp.size), last }, stamp, trusted);
+  }
   // Read as one version of the file: a file replaced while it was read is read again.
   for (let attempt = 1; ; attempt++) {
     const before = await stampOf(path);
@@ -63,6 +72,23 @@ export async function openGlobalStoreFile(directory: string, category: Category)
   }
 }
 
+// The file's last byte, read where its stamp says it ends; undefined when it cannot be (changed since, or unreadable).
+async function readLastByte(path: string, stamp: FileStamp): Promise<number | null | undefined> {
+  if (stamp.size === 0n) return null;
+  const handle = await open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0)).catch(() => null);
+  if (handle === null) return undefined;
+  try {
+    const info = await handle.stat({ bigint: true });
+    if (!info.isFile() || !sameStamp(stamp, { size: info.size, mtimeNs: info.mtimeNs, ctimeNs: info.ctimeNs, ino: info.ino })) return undefined;
+    const byte = Buffer.alloc(1);
+    return (await handle.read(byte, 0, 1, Number(stamp.size) - 1)).bytesRead === 1 ? byte[0]! : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    await handle.close();
+  }
+}
+
 interface Region {
   offset: number;
   end: number;
@@ -70,7 +96,9 @@ interface Region {
 }
 
 interface NextFile {
-  pieces: Buffer[];
+  /** The new file in pieces; null when only `appended` is written (the file's bytes never read). */
+  pieces: Buffer[] | null;
+  size: number;
   index: PromotionIndex | null;
   checksum: string | null;
   /** When the file as read is kept as it was and only this added at its end: this. */
@@ -94,15 +122,38 @@ export class GlobalStoreFile {
   /** The file as `change` made it, the index that goes with it (null: none can be made) and its checksum when known. */
   private next: NextFile | null = null;
 
+  private loaded: Buffer | null;
+  private readonly size: number;
+  private readonly last: number | null;
+
   constructor(
     readonly category: Category,
     readonly path: string,
     private readonly indexPath: string,
-    private readonly bytes: Buffer,
-    /** The stamp of `bytes` (null: the file is missing). */
+    /** The file's bytes, or (with a trusted index) its size and last byte (null: empty), the bytes read when a change needs them. */
+    file: Buffer | { size: number; last: number | null },
+    /** The stamp of the file (null: missing, or it kept changing while it was read). */
     private readonly stamp: FileStamp | null,
     private index: (PromotionIndex & { checksum: string }) | null,
-  ) {}
+  ) {
+    this.loaded = Buffer.isBuffer(file) ? file : null;
+    this.size = Buffer.isBuffer(file) ? file.length : file.size;
+    this.last = Buffer.isBuffer(file) ? (file.length === 0 ? null : file[file.length - 1]!) : file.last;
+  }
+
+  // The file's bytes, read at the first need: they must be those of its stamp (the store is
+  // locked; only another program can have changed it since), or nothing is promoted.
+  private get bytes(): Buffer {
+    if (this.loaded !== null) return this.loaded;
+    const before = this.stamp === null ? null : stampOfSync(this.path);
+    const file = readUserFileSync(this.path);
+    const after = stampOfSync(this.path);
+    if (!("bytes" in file) || !sameStamp(before, this.stamp) || !sameStamp(after, this.stamp)) {
+      throw new StoreError("STORE_WRITE_FAILED", `cannot promote into ${this.path}: another program changed it while it was promoted into; nothing was changed — promote again`);
+    }
+    this.loaded = Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength);
+    return this.loaded;
+  }
 
   /** The observations of the file's entry of this content hash (its first with a description), or undefined. */
   find(contentHash: string): StoredObservations | undefined {
@@ -143,23 +194,24 @@ export class GlobalStoreFile {
     if (this.parsed === null && this.index !== null) this.next = this.changeInPlace(this.index);
     this.next ??= this.changeWhole();
     const { pieces, appended } = this.next;
-    return appended === undefined ? { path: this.path, content: pieces } : { path: this.path, append: appended, at: this.bytes.length };
+    return appended === undefined ? { path: this.path, content: pieces! } : { path: this.path, append: appended, at: this.size };
   }
 
   /**
-   * Saves the index of the file as it is now (after a commit of `content`, or as it was read),
-   * when one was made for it; a file changed since by someone else gets none.
+   * Saves the index of the file as it is now (after a commit of `change`, or as it was read),
+   * when one was made for it, with the mark its commit gave it (`CommitResult.marks`); a file
+   * changed since by someone else gets none.
    */
-  async saveIndex(): Promise<void> {
+  async saveIndex(marked?: bigint): Promise<void> {
     let file: NextFile;
     if (this.next !== null) file = this.next;
-    else if (this.parsed !== null && this.stamp !== null) file = { pieces: [this.bytes], index: indexOfParsed(this.bytes, this.parsed), checksum: null };
+    else if (this.parsed !== null && this.stamp !== null) file = { pieces: [this.bytes], size: this.size, index: indexOfParsed(this.bytes, this.parsed), checksum: null };
     else return;
     if (file.index === null) return;
     const stamp = await stampOf(this.path);
-    const size = file.pieces.reduce((sum, piece) => sum + piece.length, 0);
-    if (stamp === null || (this.next === null ? !sameStamp(stamp, this.stamp) : stamp.size !== BigInt(size))) return;
-    await writePromotionIndex(this.indexPath, file.index, { checksum: file.checksum ?? contentChecksum(file.pieces), stamp });
+    if (stamp === null || (this.next === null ? !sameStamp(stamp, this.stamp) : stamp.size !== BigInt(file.size))) return;
+    const checksum = file.checksum ?? contentChecksum(file.pieces!);
+    await writePromotionIndex(this.indexPath, file.index, { checksum, stamp, marked: this.next === null ? undefined : marked });
   }
 
   // The bytes of the entry whose header starts at `offset`, up to the next heading line: what
@@ -197,19 +249,21 @@ export class GlobalStoreFile {
       edits.push({ offset: region.offset, end: region.end, bytes: encodeLossless(text) });
     }
     edits.sort((a, b) => a.offset - b.offset);
+    // Entries only added: the file's bytes are kept as they are, and not read.
     const pieces: Buffer[] = [];
     let copied = 0;
     for (const edit of edits) {
       pieces.push(this.bytes.subarray(copied, edit.offset), edit.bytes);
       copied = edit.end;
     }
-    pieces.push(this.bytes.subarray(copied));
+    if (edits.length > 0) pieces.push(this.bytes.subarray(copied));
+    let size = this.size + edits.reduce((sum, edit) => sum + edit.bytes.length - (edit.end - edit.offset), 0);
     const shifts = edits.map((edit) => ({ offset: edit.offset, by: edit.bytes.length - (edit.end - edit.offset) }));
     const added: Array<[string, number]> = [];
     let tail = { openFence: index.openFence, openComment: index.openComment };
     if (this.added.length > 0) {
-      const base = pieces.reduce((sum, piece) => sum + piece.length, 0);
-      const text = `${this.bytes[this.bytes.length - 1] === 0x0a ? "" : "\n"}\n${appended}`;
+      const base = size;
+      const text = `${this.last === 0x0a ? "" : "\n"}\n${appended}`;
       const parsed = parseKnowledgeBank(text, { category: this.category, scope: "global", path: this.path });
       const actual = parsed.entries.map((entry) => `${entry.contentHash} ${entry.observationCount}`);
       if (actual.join("\n") !== this.added.map((entry) => `${entry.contentHash} 1`).join("\n")) throw this.wouldNotReadBack();
@@ -217,12 +271,13 @@ export class GlobalStoreFile {
       for (const [hash, offset] of headerOffsets(bytes, parsed.entries)) added.push([hash, base + offset]);
       tail = { openFence: parsed.warnings.length > 0, openComment: text.includes("<!--") ? commentOpenAtEnd(text) : tail.openComment && !text.includes("-->") };
       pieces.push(bytes);
+      size += bytes.length;
     }
-    const next = { pieces, index: updatePromotionIndex(index, { shifts, added, tail }), checksum: null };
+    const next = { pieces, size, index: updatePromotionIndex(index, { shifts, added, tail }), checksum: null };
     if (edits.length > 0 || this.added.length === 0) return next;
     // Entries only appended: the checksum goes on from the file's, and only they are written.
-    const appendedBytes = pieces[pieces.length - 1]!;
-    return { ...next, checksum: contentChecksum([appendedBytes], index.checksum), appended: appendedBytes };
+    const appendedBytes = pieces[0]!;
+    return { ...next, pieces: null, checksum: contentChecksum([appendedBytes], index.checksum), appended: appendedBytes };
   }
 
   // Whatever the names and texts held, the store must read back as exactly what this promotion
@@ -248,7 +303,7 @@ export class GlobalStoreFile {
     const actual = after.map((entry) => `${entry.contentHash} ${entry.observationCount}`);
     if (actual.length !== expected.length || actual.some((line, at) => line !== expected[at])) throw this.wouldNotReadBack();
     const bytes = encodeLossless(text);
-    return { pieces: [bytes], index: indexOfParsed(bytes, { text, entries: after, openFence: warnings.length > 0 }), checksum: null };
+    return { pieces: [bytes], size: bytes.length, index: indexOfParsed(bytes, { text, entries: after, openFence: warnings.length > 0 }), checksum: null };
   }
 
   private wouldNotReadBack(): StoreError {
@@ -322,6 +377,11 @@ function indexOfParsed(bytes: Buffer, parsed: { text: string; entries: readonly 
 async function stampOf(path: string): Promise<FileStamp | null> {
   const info = await stat(path, { bigint: true }).catch(() => null);
   return info === null ? null : { size: info.size, mtimeNs: info.mtimeNs, ctimeNs: info.ctimeNs, ino: info.ino };
+}
+
+function stampOfSync(path: string): FileStamp | null {
+  const info = statSync(path, { bigint: true, throwIfNoEntry: false });
+  return info === undefined ? null : { size: info.size, mtimeNs: info.mtimeNs, ctimeNs: info.ctimeNs, ino: info.ino };
 }
 
 function sameStamp(a: FileStamp | null, b: FileStamp | null): boolean {

@@ -161,9 +161,9 @@ export async function promoteEntries(options: PromoteOptions): Promise<PromoteRe
     if (options.dryRun !== true && results.length > 0) {
       const promoted = [...new Set([...seen, ...chosen.map((entry) => entry.contentHash)])];
       const nextState: PromotionsState = { projects: { ...state.projects, [project]: { promoted, lastPromotion: now } } };
-      await commitFiles(options.globalStoreDir, [...changed, { path: join(options.globalStoreDir, PROMOTIONS_FILE), content: `${JSON.stringify(nextState, null, 2)}\n` }]);
-      // The next promotion finds entries without parsing the files.
-      await Promise.all(CATEGORIES.map((category) => files[category].saveIndex()));
+      const { marks } = await commitFiles(options.globalStoreDir, [...changed, { path: join(options.globalStoreDir, PROMOTIONS_FILE), content: `${JSON.stringify(nextState, null, 2)}\n` }]);
+      // The next promotion finds entries without parsing the files (and, with their marks, without reading them).
+      await Promise.all(CATEGORIES.map((category) => files[category].saveIndex(marks.get(files[category].path))));
     }
     return { project, provenance, entries: results, summary, dryRun: options.dryRun === true, warnings };
   };

@@ -1,8 +1,9 @@
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseKnowledgeBank } from "@iflow-memory/parser";
 import { makeTempDir } from "@iflow-memory/test-utils";
 import { describe, expect, it } from "vitest";
+import { openGlobalStoreFile } from "./global-store-file.js";
 import { promoteEntries } from "./promote-entries.js";
 import { contentChecksum, createPromotionIndex, encodePromotionIndex, findInPromotionIndex, promotionIndexPath, readPromotionIndex, updatePromotionIndex, type FileStamp } from "./promotion-index.js";
 
@@ -98,6 +99,37 @@ describe("promoteEntries with a promotion index", () => {
     expect(readPromotionIndex(indexPath, { bytes: readFileSync(path), stamp: stampOf(path) })).toBeNull();
     expect(await promote(FIRST, "2")).toEqual(["Read Errors Twice: counted 2"]);
     expect(counts(store)).toEqual(["Read Errors Twice 2"]);
+  });
+
+  it("marks each file its commit wrote, and trusts a fresh index without the bytes only while the file keeps that mark", async () => {
+    const { store, promote } = storeWithIndex();
+    await promote(FIRST, "1");
+    await promote(SECOND, "2"); // appended
+    const path = join(store, "heuristics.md");
+    const indexPath = promotionIndexPath(store, "heuristics");
+    const header = JSON.parse(readFileSync(indexPath, "latin1").split("\n")[1]!) as { marked?: string; written: number };
+    const stamp = stampOf(path);
+    // Written within the settling time of its index, yet trusted without a look at the bytes: the mark is the file's.
+    expect(header.marked).toBe(String(stamp.mtimeNs));
+    expect(stamp.mtimeNs % 1_000_000n).not.toBe(0n);
+    expect(header.written - Number(stamp.mtimeNs / 1_000_000n)).toBeLessThan(2_000);
+    expect(readPromotionIndex(indexPath, { stamp })).not.toBeNull();
+    // Any later write takes the kernel's time, not the mark — one of the same size at once, too,
+    // where the clock's tick could leave an unmarked stamp as it was: the index is not trusted.
+    writeFileSync(path, readFileSync(path, "utf8").replace("### Heuristic: Small Commits", "### Heuristic: Small Kommits"));
+    expect(stampOf(path).size).toBe(stamp.size);
+    expect(stampOf(path).mtimeNs).not.toBe(stamp.mtimeNs);
+    expect(readPromotionIndex(indexPath, { stamp: stampOf(path) })).toBeNull();
+    expect(await promote(SECOND, "3")).toEqual(["Small Commits: counted 2"]);
+    expect(counts(store)).toEqual(["Read Errors Twice 1", "Small Kommits 2"]);
+  });
+
+  it("refuses to promote into a file that another program changed after it was opened, when its bytes are read only then", async () => {
+    const { store, promote } = storeWithIndex();
+    await promote(FIRST + "\n" + SECOND, "1");
+    const file = await openGlobalStoreFile(store, "heuristics");
+    appendFileSync(join(store, "heuristics.md"), "\n### Heuristic: Written Meanwhile\nBy another program.\n");
+    expect(() => file.find(readFileSync(join(store, "heuristics.md"), "utf8").match(/Content-Hash: sha256:([0-9a-f]{16})/)![1]!)).toThrow(/another program changed it while it was promoted into; nothing was changed — promote again$/);
   });
 
   it("gives the same bytes with the index as without it", async () => {

@@ -146,6 +146,8 @@ interface IndexHeader {
   records: number;
   openFence: boolean;
   openComment: boolean;
+  /** The file's modification time (ns) as its commit marked it (`CommitResult.marks`), when the stamp holds it. */
+  marked?: string;
 }
 
 /**
@@ -154,12 +156,13 @@ interface IndexHeader {
  * other bytes than the file's: its stamp differs). A file changed within `SETTLE_MS` of the
  * index being written could have changed again in the same clock tick without its stamp
  * changing (git's "racily clean" case): then the file's bytes must also match the checksum the
- * index was made from.
+ * index was made from — unless the stamp's modification time is the mark its commit gave it,
+ * which no later write leaves in place. Without `bytes`, an index that needs them is null.
  *
  * @example
  * readPromotionIndex(promotionIndexPath(store, "patterns"), { bytes, stamp }) ?? rebuild();
  */
-export function readPromotionIndex(path: string, file: { bytes: Uint8Array; stamp: FileStamp }): (PromotionIndex & { checksum: string }) | null {
+export function readPromotionIndex(path: string, file: { bytes?: Uint8Array; stamp: FileStamp }): (PromotionIndex & { checksum: string }) | null {
   const read = readUserFileSync(path, { maxBytes: 1024 * 1024 * 1024 });
   if (!("bytes" in read)) return null;
   const bytes = Buffer.from(read.bytes.buffer, read.bytes.byteOffset, read.bytes.byteLength);
@@ -177,19 +180,20 @@ export function readPromotionIndex(path: string, file: { bytes: Uint8Array; stam
   if (header.records !== records.length / RECORD_BYTES || header.body !== contentChecksum([records])) return null;
   if (header.stamp !== stampText(file.stamp)) return null;
   const settledBefore = BigInt(Math.floor(header.written - SETTLE_MS)) * 1_000_000n;
-  const settled = file.stamp.mtimeNs < settledBefore && file.stamp.ctimeNs < settledBefore;
-  if (!settled && header.content !== contentChecksum([file.bytes])) return null;
+  const settled = (file.stamp.mtimeNs < settledBefore && file.stamp.ctimeNs < settledBefore) || header.marked === String(file.stamp.mtimeNs);
+  if (!settled && (file.bytes === undefined || header.content !== contentChecksum([file.bytes]))) return null;
   return { records, openFence: header.openFence === true, openComment: header.openComment === true, checksum: header.content };
 }
 
 /**
- * Writes the index of a file whose checksum (`contentChecksum`) and stamp are given (a failure
+ * Writes the index of a file whose checksum (`contentChecksum`) and stamp are given, and the mark
+ * its commit gave it (recorded only when the stamp holds it; see `readPromotionIndex`) (a failure
  * only costs a rebuild at the next promotion, so it is not durable and never throws).
  *
  * @example
  * await writePromotionIndex(promotionIndexPath(store, "patterns"), index, { checksum: contentChecksum([bytes]), stamp });
  */
-export async function writePromotionIndex(path: string, index: PromotionIndex, file: { checksum: string; stamp: FileStamp }, now = Date.now()): Promise<void> {
+export async function writePromotionIndex(path: string, index: PromotionIndex, file: { checksum: string; stamp: FileStamp; marked?: bigint | undefined }, now = Date.now()): Promise<void> {
   try {
     await writeFileAtomically(path, encodePromotionIndex(index, file, now), { durable: false });
   } catch {
@@ -201,7 +205,7 @@ export async function writePromotionIndex(path: string, index: PromotionIndex, f
  * An index as the bytes of its file (a first line, a header of JSON, the records), as
  * `readPromotionIndex` reads it; `version` is for the tests of an index of another version.
  */
-export function encodePromotionIndex(index: PromotionIndex, file: { checksum: string; stamp: FileStamp }, now: number, version = PROMOTION_INDEX_VERSION): Buffer {
+export function encodePromotionIndex(index: PromotionIndex, file: { checksum: string; stamp: FileStamp; marked?: bigint | undefined }, now: number, version = PROMOTION_INDEX_VERSION): Buffer {
   const header: IndexHeader = {
     version,
     stamp: stampText(file.stamp),
@@ -212,6 +216,7 @@ export function encodePromotionIndex(index: PromotionIndex, file: { checksum: st
     records: index.records.length / RECORD_BYTES,
     openFence: index.openFence,
     openComment: index.openComment,
+    ...(file.marked !== undefined && file.marked === file.stamp.mtimeNs ? { marked: String(file.marked) } : {}),
   };
   return Buffer.concat([Buffer.from(`${MAGIC}${JSON.stringify(header)}\n`, "utf8"), index.records]);
 }
