@@ -52,11 +52,11 @@ export async function openGlobalStoreFile(directory: string, category: Category)
   const indexPath = promotionIndexPath(directory, category);
   // An index trusted without a look at the bytes (settled, or marked by its commit): only the
   // last byte is read now, the rest when a change needs it.
-  const stamp = await stampOf(path);
-  const trusted = stamp === null ? null : readPromotionIndex(indexPath, { stamp });
-  if (stamp !== null && trusted !== null) {
-    const last = await readLastByte(path, stamp);
-    if (last !== undefined) return new GlobalStoreFile(category, path, indexPath, { size: Number(stamp.size), last }, stamp, trusted);
+  const first = await stampOf(path);
+  const found = first === null ? null : readPromotionIndex(indexPath, { stamp: first });
+  if (first !== null && found !== null && found.unchecked !== true) {
+    const last = await readLastByte(path, first);
+    if (last !== undefined) return new GlobalStoreFile(category, path, indexPath, { size: Number(first.size), last }, first, found);
   }
   // Read as one version of the file: a file replaced while it was read is read again.
   for (let attempt = 1; ; attempt++) {
@@ -67,7 +67,9 @@ export async function openGlobalStoreFile(directory: string, category: Category)
     const after = await stampOf(path);
     if (attempt < 4 && !sameStamp(before, after)) continue;
     const stamp = sameStamp(before, after) ? after : null;
-    const index = stamp === null ? null : readPromotionIndex(indexPath, { bytes, stamp });
+    // The index found for the same stamp is checked against these bytes, not read again.
+    const checked = found !== null && sameStamp(first, stamp) ? (found.checksum === contentChecksum([bytes]) ? { records: found.records, openFence: found.openFence, openComment: found.openComment, checksum: found.checksum } : null) : undefined;
+    const index = stamp === null ? null : checked !== undefined ? checked : readPromotionIndex(indexPath, { bytes, stamp });
     return new GlobalStoreFile(category, path, indexPath, bytes, stamp, index);
   }
 }

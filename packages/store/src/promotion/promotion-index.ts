@@ -157,12 +157,13 @@ interface IndexHeader {
  * index being written could have changed again in the same clock tick without its stamp
  * changing (git's "racily clean" case): then the file's bytes must also match the checksum the
  * index was made from — unless the stamp's modification time is the mark its commit gave it,
- * which no later write leaves in place. Without `bytes`, an index that needs them is null.
+ * which no later write leaves in place. Without `bytes`, an index that needs them comes with
+ * `unchecked`: it is to be trusted only once `checksum` is that of the file's bytes.
  *
  * @example
  * readPromotionIndex(promotionIndexPath(store, "patterns"), { bytes, stamp }) ?? rebuild();
  */
-export function readPromotionIndex(path: string, file: { bytes?: Uint8Array; stamp: FileStamp }): (PromotionIndex & { checksum: string }) | null {
+export function readPromotionIndex(path: string, file: { bytes?: Uint8Array; stamp: FileStamp }): (PromotionIndex & { checksum: string; unchecked?: true }) | null {
   const read = readUserFileSync(path, { maxBytes: 1024 * 1024 * 1024 });
   if (!("bytes" in read)) return null;
   const bytes = Buffer.from(read.bytes.buffer, read.bytes.byteOffset, read.bytes.byteLength);
@@ -181,8 +182,10 @@ export function readPromotionIndex(path: string, file: { bytes?: Uint8Array; sta
   if (header.stamp !== stampText(file.stamp)) return null;
   const settledBefore = BigInt(Math.floor(header.written - SETTLE_MS)) * 1_000_000n;
   const settled = (file.stamp.mtimeNs < settledBefore && file.stamp.ctimeNs < settledBefore) || header.marked === String(file.stamp.mtimeNs);
-  if (!settled && (file.bytes === undefined || header.content !== contentChecksum([file.bytes]))) return null;
-  return { records, openFence: header.openFence === true, openComment: header.openComment === true, checksum: header.content };
+  const index = { records, openFence: header.openFence === true, openComment: header.openComment === true, checksum: header.content };
+  if (settled) return index;
+  if (file.bytes === undefined) return { ...index, unchecked: true };
+  return header.content === contentChecksum([file.bytes]) ? index : null;
 }
 
 /**
