@@ -70,14 +70,16 @@ describe("commitFiles (appends)", () => {
     expect([readFileSync(join(directory, "a.md"), "utf8"), readFileSync(join(directory, "b.md"), "utf8")]).toEqual(["old a\nedited by hand\n", "old b\n"]);
   });
 
-  it("gives each file it wrote a modification time of its own (its mark), within a millisecond of now, and says which", async () => {
+  it("gives each file it writes with `mark` a modification time of its own (its mark), within a millisecond of now, and says which", async () => {
     const directory = makeTempDir();
     writeFileSync(join(directory, "a.md"), "old a\n");
     const before = Date.now();
     const { marks } = await commitFiles(directory, [
-      { path: join(directory, "a.md"), append: Buffer.from("more a\n"), at: 6 },
-      { path: join(directory, "b.md"), content: "new b\n" },
+      { path: join(directory, "a.md"), append: Buffer.from("more a\n"), at: 6, mark: true },
+      { path: join(directory, "b.md"), content: "new b\n", mark: true },
+      { path: join(directory, "c.json"), content: "{}\n" },
     ]);
+    expect([...marks.keys()].sort()).toEqual([join(directory, "a.md"), join(directory, "b.md")]);
     for (const name of ["a.md", "b.md"]) {
       const mtimeNs = statSync(join(directory, name), { bigint: true }).mtimeNs;
       expect(marks.get(join(directory, name))).toBe(mtimeNs);

@@ -11,7 +11,10 @@ import { MAX_FILE_BYTES } from "./read-user-file.js";
 /** The journal of a commit in progress, inside the store directory. */
 export const COMMIT_JOURNAL = ".commit.json";
 
-export type FileWrite = FileReplacement | FileAppend;
+export type FileWrite = (FileReplacement | FileAppend) & {
+  /** Give the file a modification time of its own (see `CommitResult.marks`). */
+  mark?: boolean;
+};
 
 export interface FileReplacement {
   /** Absolute path of the file to replace or create. */
@@ -37,8 +40,8 @@ interface Journal {
 
 export interface CommitResult {
   /**
-   * Of each file written whose file system keeps it: the modification time (ns) the commit gave
-   * it, at random within a millisecond — one the kernel's clock will not give a later write.
+   * Of each file written with `mark` whose file system keeps it: the modification time (ns) the
+   * commit gave it, at random within a millisecond — one the kernel's clock will not give a later write.
    * While a file's stat still shows it, the file holds what the commit left (a cache keyed by
    * its stamp needs no second look at the bytes, however soon after the commit it is read).
    */
@@ -82,8 +85,8 @@ export async function commitFiles(directory: string, writes: readonly FileWrite[
       throw new StoreError("STORE_WRITE_FAILED", `cannot write ${basename(write.path)} in ${directory}: it would be ${bytes} bytes, over the ${MAX_FILE_BYTES}-byte limit it must be read back within; nothing was changed — forget or archive entries to make room`);
     }
   }
-  const replaced = writes.filter((write): write is FileReplacement => "content" in write);
-  const appended = writes.filter((write): write is FileAppend => "append" in write);
+  const replaced = writes.filter((write): write is FileReplacement & FileWrite => "content" in write);
+  const appended = writes.filter((write): write is FileAppend & FileWrite => "append" in write);
   const nonce = randomBytes(8).toString("hex");
   const renames: Journal["renames"] = replaced.map((write) => ({ from: `${write.path}.iflow-${nonce}.tmp`, to: write.path }));
   const handles: Array<FileHandle | undefined> = [];
@@ -97,7 +100,7 @@ export async function commitFiles(directory: string, writes: readonly FileWrite[
   const written = await Promise.allSettled([
     ...replaced.map(async (write, at) => {
       await mkdir(dirname(write.path), { recursive: true, mode: 0o700 });
-      const mark = await writeSynced(renames[at]!.from, write.content, { mark: true });
+      const mark = await writeSynced(renames[at]!.from, write.content, { mark: write.mark === true });
       if (mark !== null) marks.set(write.path, mark);
     }),
     ...appended.map(async (write, at) => {
@@ -139,7 +142,7 @@ export async function commitFiles(directory: string, writes: readonly FileWrite[
     // From here on the commit is decided: a crash is rolled forward by recoverCommit.
     await Promise.all(
       appended.map(async (write, at) => {
-        const mark = await appendSynced(handles[at]!, write.at, write.append, { mark: true });
+        const mark = await appendSynced(handles[at]!, write.at, write.append, { mark: write.mark === true });
         if (mark !== null) marks.set(write.path, mark);
       }),
     );
@@ -220,9 +223,9 @@ async function appendSynced(handle: FileHandle, at: number, bytes: Uint8Array, o
 // `CommitResult.marks`). Null where the file system does not keep it (a coarser clock).
 async function markModified(handle: FileHandle): Promise<bigint | null> {
   try {
-    const before = await handle.stat({ bigint: true });
-    const seconds = Math.floor(Date.now()) / 1000 + (1 + randomBytes(4).readUInt32LE() % 998) / 1_000_000;
-    await handle.utimes(Number(before.atimeNs / 1000n) / 1_000_000, seconds);
+    const seconds = Date.now() / 1000 + (1 + (randomBytes(4).readUInt32LE() % 998)) / 1_000_000;
+    // Its access time too: written now, it is as good as read now.
+    await handle.utimes(seconds, seconds);
     const after = await handle.stat({ bigint: true });
     const wanted = BigInt(Math.round(seconds * 1_000_000)) * 1000n;
     const off = after.mtimeNs > wanted ? after.mtimeNs - wanted : wanted - after.mtimeNs;

@@ -196,7 +196,8 @@ export class GlobalStoreFile {
     if (this.parsed === null && this.index !== null) this.next = this.changeInPlace(this.index);
     this.next ??= this.changeWhole();
     const { pieces, appended } = this.next;
-    return appended === undefined ? { path: this.path, content: pieces! } : { path: this.path, append: appended, at: this.size };
+    // Marked: the index made of it is trusted without a look at the bytes (see `saveIndex`).
+    return appended === undefined ? { path: this.path, content: pieces!, mark: true } : { path: this.path, append: appended, at: this.size, mark: true };
   }
 
   /**
