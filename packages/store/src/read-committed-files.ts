@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { COMMIT_JOURNAL, pendingAppends, type PendingAppend } from "./commit-files.js";
+import { COMMIT_JOURNAL, isCommitRename, pendingAppends, type PendingAppend } from "./commit-files.js";
 import { readTextFile } from "./read-text-file.js";
 import { statOrNull } from "./stat-or-null.js";
 
@@ -40,8 +40,8 @@ async function identities(paths: readonly string[]): Promise<string> {
   return infos.map((info) => (info === null ? "-" : `${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`)).join("\n");
 }
 
-// The journal's renames, target → committed temporary (only temporaries beside their targets,
-// `<target>.iflow-<16 hex>.tmp`, are taken, whatever else a journal says), and its appends.
+// The journal's renames, target → committed temporary (only a commit's own, `isCommitRename`,
+// whatever else a journal says), and its appends.
 async function pendingChanges(journalPath: string, directory: string): Promise<{ renames: Map<string, string>; appends: Map<string, PendingAppend> }> {
   const renames = new Map<string, string>();
   const file = await readTextFile(journalPath);
@@ -53,9 +53,6 @@ async function pendingChanges(journalPath: string, directory: string): Promise<{
     // a journal that does not parse never reached its rename
     return { renames, appends: new Map() };
   }
-  for (const item of Array.isArray(journal?.renames) ? (journal.renames as Array<{ from?: unknown; to?: unknown }>) : []) {
-    if (typeof item?.from !== "string" || typeof item.to !== "string") continue;
-    if (item.from.startsWith(`${item.to}.iflow-`) && /^\.iflow-[0-9a-f]{16}\.tmp$/.test(item.from.slice(item.to.length))) renames.set(item.to, item.from);
-  }
+  for (const item of Array.isArray(journal?.renames) ? (journal.renames as unknown[]) : []) if (isCommitRename(item, directory)) renames.set(item.to, item.from);
   return { renames, appends: pendingAppends(journal, directory) };
 }
