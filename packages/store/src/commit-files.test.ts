@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { makeTempDir } from "@iflow-memory/test-utils";
@@ -87,6 +88,12 @@ describe("commitFiles (appends)", () => {
       expect(Number(mtimeNs / 1_000_000n)).toBeGreaterThanOrEqual(before);
       expect(Number(mtimeNs / 1_000_000n)).toBeLessThanOrEqual(Date.now());
     }
+  });
+
+  it("refuses, at once, to append to a FIFO put in a file's place", async () => {
+    const directory = makeTempDir();
+    execFileSync("mkfifo", [join(directory, "a.md")]);
+    await expect(commitFiles(directory, [{ path: join(directory, "a.md"), append: Buffer.from("more a\n"), at: 0 }])).rejects.toThrow(/a\.md is not a file; nothing was changed$/);
   });
 
   it("refuses to append to a file outside its directory", async () => {

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { constants } from "node:fs";
 import { mkdir, open, readdir, rename, unlink, type FileHandle } from "node:fs/promises";
 import { basename, dirname, join, resolve, sep } from "node:path";
 import { readTextFile } from "./read-text-file.js";
@@ -56,6 +57,10 @@ export interface PendingAppend {
 
 const TEMPORARY = /\.iflow-[0-9a-f]{16}\.tmp$/;
 
+// A file appended to is opened for reading and writing, never waiting: a FIFO or a device put in
+// its place opens at once (and is then refused, not being a file), and no terminal becomes ours.
+const APPEND_FLAGS = constants.O_RDWR | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0);
+
 /**
  * Replaces several files as one, or adds bytes at the end of some: after a crash at any instant,
  * either every file has its new content or (once `recoverCommit` has run) every file has its old
@@ -105,7 +110,7 @@ export async function commitFiles(directory: string, writes: readonly FileWrite[
     }),
     ...appended.map(async (write, at) => {
       if (resolve(dirname(write.path)) !== resolve(directory)) throw new Error(`${write.path} is not a file of ${directory}`);
-      const handle = await open(write.path, "r+");
+      const handle = await open(write.path, APPEND_FLAGS);
       handles[at] = handle;
       const info = await handle.stat();
       if (!info.isFile()) throw new Error(`${basename(write.path)} is not a file`);
@@ -257,7 +262,7 @@ async function markModified(handle: FileHandle): Promise<bigint | null> {
 async function appendAgain(directory: string, item: unknown): Promise<void> {
   const [path, append] = [...pendingAppends({ appends: [item] }, directory)][0] ?? [];
   if (path === undefined || append === undefined) return;
-  const handle = await open(path, "r+").catch(() => null);
+  const handle = await open(path, APPEND_FLAGS).catch(() => null);
   if (handle === null) return;
   try {
     const info = await handle.stat();
