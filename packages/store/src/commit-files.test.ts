@@ -153,6 +153,16 @@ describe("recoverCommit", () => {
     expect(readFileSync(join(directory, "a.md"), "utf8")).toBe("new a");
   });
 
+  it("finishes a journal whose appends are not a list (damaged) as one without appends, instead of failing every later write", async () => {
+    const directory = makeTempDir();
+    writeFileSync(join(directory, "a.md"), "old a");
+    writeFileSync(join(directory, "a.md.iflow-0123456789abcdef.tmp"), "new a");
+    writeFileSync(join(directory, COMMIT_JOURNAL), JSON.stringify({ renames: [{ from: join(directory, "a.md.iflow-0123456789abcdef.tmp"), to: join(directory, "a.md") }], appends: 7 }));
+    expect(await recoverCommit(directory)).toBe(true);
+    expect(readdirSync(directory)).toEqual(["a.md"]);
+    expect(readFileSync(join(directory, "a.md"), "utf8")).toBe("new a");
+  });
+
   it("cuts what a killed append left past its bytes", async () => {
     const directory = makeTempDir();
     writeFileSync(join(directory, "a.md"), "old a\nmore a\n");

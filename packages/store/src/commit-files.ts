@@ -176,7 +176,7 @@ export async function recoverCommit(directory: string): Promise<boolean> {
   // A journal that cannot be read or parsed never reached its rename (nor is a FIFO in its place one).
   if (journal === null && !("missing" in file)) await unlink(journalPath).catch(() => undefined);
   if (journal !== null) {
-    for (const append of journal.appends ?? []) await appendAgain(directory, append);
+    for (const append of Array.isArray(journal.appends) ? journal.appends : []) await appendAgain(directory, append);
     // Only a commit's own renames: a temporary beside its target, inside the store (whatever else a journal says).
     const renames = (Array.isArray(journal.renames) ? journal.renames : []).filter((item) => isCommitRename(item, directory));
     await applyRenames(renames, { missingIsDone: true });

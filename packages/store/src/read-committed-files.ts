@@ -3,14 +3,14 @@ import { COMMIT_JOURNAL, isCommitRename, pendingAppends, type PendingAppend } fr
 import { readTextFile } from "./read-text-file.js";
 import { statOrNull } from "./stat-or-null.js";
 
-const ATTEMPTS = 4;
+const ATTEMPTS = 8;
 
 /**
  * Reads files of a directory that `commitFiles` changes together, without its lock, so that the
  * result is all old or all new, never a mix: a commit whose journal is there (in progress, or
  * left by a writer that was killed) is read as done — each file from its committed temporary
  * when that is still there — and a read during which any of the files (or the journal) changed
- * is done again (a few times at most). `read` gets the file to read, the target it stands for, and
+ * is done again (after a short wait, a few times at most). `read` gets the file to read, the target it stands for, and
  * the bytes the commit appends to it, if any: the file as committed is then its first `at`
  * bytes followed by those (`readTextFile`'s `appended`).
  *
@@ -31,6 +31,9 @@ export async function readCommittedFiles<T>(directory: string, paths: readonly s
       return read(path, path, committed.appends.get(path));
     }));
     if ((await identities([journalPath, ...paths])) === before) return results;
+    // A commit came in between: the next attempt waits a little, at random, so that a reader
+    // beside a writer that commits again and again falls between two commits.
+    await new Promise((resolve) => setTimeout(resolve, 1 + Math.random() * 2 * (attempt + 1)));
   }
   return results;
 }

@@ -67,9 +67,11 @@ export async function openGlobalStoreFile(directory: string, category: Category)
     const after = await stampOf(path);
     if (attempt < 4 && !sameStamp(before, after)) continue;
     const stamp = sameStamp(before, after) ? after : null;
+    if (stamp === null) return new GlobalStoreFile(category, path, indexPath, bytes, null, null);
     // The index found for the same stamp is checked against these bytes, not read again.
-    const checked = found !== null && sameStamp(first, stamp) ? (found.checksum === contentChecksum([bytes]) ? { records: found.records, openFence: found.openFence, openComment: found.openComment, checksum: found.checksum } : null) : undefined;
-    const index = stamp === null ? null : checked !== undefined ? checked : readPromotionIndex(indexPath, { bytes, stamp });
+    let index: (PromotionIndex & { checksum: string }) | null;
+    if (found === null || !sameStamp(first, stamp)) index = readPromotionIndex(indexPath, { bytes, stamp });
+    else index = found.checksum === contentChecksum([bytes]) ? { records: found.records, openFence: found.openFence, openComment: found.openComment, checksum: found.checksum } : null;
     return new GlobalStoreFile(category, path, indexPath, bytes, stamp, index);
   }
 }
@@ -147,7 +149,7 @@ export class GlobalStoreFile {
   // locked; only another program can have changed it since), or nothing is promoted.
   private get bytes(): Buffer {
     if (this.loaded !== null) return this.loaded;
-    const before = this.stamp === null ? null : stampOfSync(this.path);
+    const before = stampOfSync(this.path);
     const file = readUserFileSync(this.path);
     const after = stampOfSync(this.path);
     if (!("bytes" in file) || !sameStamp(before, this.stamp) || !sameStamp(after, this.stamp)) {
