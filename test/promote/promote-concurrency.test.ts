@@ -35,6 +35,18 @@ function readStore(store: string) {
   });
 }
 
+// Promotions in a loop (promote-loop.mjs STORE …args), killed at a random moment once they have
+// started; then the next writer finishes or discards what the killed one left (a journal,
+// temporary files, a stale lock).
+async function promoteUntilKilled(store: string, args: string[]): Promise<void> {
+  const child = spawn(process.execPath, [LOOP, store, ...args], { stdio: ["ignore", "pipe", "ignore"] });
+  await new Promise((resolve) => child.stdout.once("data", resolve));
+  await new Promise((resolve) => setTimeout(resolve, Math.random() * 120));
+  child.kill("SIGKILL");
+  await new Promise((resolve) => child.on("close", resolve));
+  await withStoreLock(store, async () => undefined, { timeoutMs: 5_000 });
+}
+
 describe("promotion under concurrency and crashes", () => {
   it("loses nothing and double-counts nothing when 8 processes promote overlapping entries 50 rounds each", async () => {
     const base = makeTempDir();
@@ -57,14 +69,8 @@ describe("promotion under concurrency and crashes", () => {
     let feature = 1;
     let killedMidway = 0;
     for (let trial = 0; trial < 100; trial++) {
-      const child = spawn(process.execPath, [LOOP, store, root, "1000", String(feature)], { stdio: ["ignore", "pipe", "ignore"] });
+      await promoteUntilKilled(store, [root, "1000", String(feature)]);
       feature += 1000;
-      await new Promise((resolve) => child.stdout.once("data", resolve));
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * 120));
-      child.kill("SIGKILL");
-      await new Promise((resolve) => child.on("close", resolve));
-      // The next writer finishes or discards what the killed one left (a journal, temporary files, a stale lock).
-      await withStoreLock(store, async () => undefined, { timeoutMs: 5_000 });
       let entries: ReturnType<typeof readStore> = [];
       try {
         entries = readStore(store);
@@ -93,13 +99,8 @@ describe("promotion under concurrency and crashes", () => {
     let feature = 1;
     let appendedTo = 0;
     for (let trial = 0; trial < 100; trial++) {
-      const child = spawn(process.execPath, [LOOP, store, root, "1000", String(feature), "new"], { stdio: ["ignore", "pipe", "ignore"] });
+      await promoteUntilKilled(store, [root, "1000", String(feature), "new"]);
       feature += 1000;
-      await new Promise((resolve) => child.stdout.once("data", resolve));
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * 120));
-      child.kill("SIGKILL");
-      await new Promise((resolve) => child.on("close", resolve));
-      await withStoreLock(store, async () => undefined, { timeoutMs: 5_000 });
       const { entries, warnings } = await readGlobalStore(store);
       expect(warnings).toEqual([]);
       const [antiPatterns, heuristics, patterns] = roundsOf(entries);
