@@ -52,8 +52,7 @@ export interface InjectionFingerprint {
 export function injectionFingerprint(options: { projectRoot: string; globalStoreDir: string; salt: string; now?: number }): InjectionFingerprint {
   const paths = [
     configPath(options.projectRoot),
-    ...CATEGORIES.map((category) => join(knowledgeBankDir(options.projectRoot), `${category}.md`)),
-    ...CATEGORIES.map((category) => join(options.globalStoreDir, `${category}.md`)),
+    ...memoryFiles(options.projectRoot, options.globalStoreDir),
     // Votes change the order, so a cached plan must not outlive one.
     join(options.globalStoreDir, FEEDBACK_FILE),
   ];
@@ -188,14 +187,18 @@ function isSessionInjection(value: SessionInjection | undefined): value is Sessi
 export function forgetCachedInjection(globalStoreDir: string, projectRoot: string): void {
   const path = injectionCachePath(globalStoreDir, projectRoot);
   const fileCache = entryFileCache(globalStoreDir);
-  const memoryFiles = [knowledgeBankDir(projectRoot), globalStoreDir].flatMap((directory) => CATEGORIES.map((category) => join(directory, `${category}.md`)));
-  for (const cached of [path, rankingCachePath(path), planCachePath(path), ...memoryFiles.map((file) => entryFileCachePath(fileCache, file))]) {
+  for (const cached of [path, rankingCachePath(path), planCachePath(path), ...memoryFiles(projectRoot, globalStoreDir).map((file) => entryFileCachePath(fileCache, file))]) {
     try {
       unlinkSync(cached);
     } catch {
       // missing already, or not ours to remove: the next start reads it as it is
     }
   }
+}
+
+// The memory files an injection is made from: the knowledge bank's three, then the global store's.
+function memoryFiles(projectRoot: string, globalStoreDir: string): string[] {
+  return [knowledgeBankDir(projectRoot), globalStoreDir].flatMap((directory) => CATEGORIES.map((category) => join(directory, `${category}.md`)));
 }
 
 /** Where the ranking half of a cached injection (candidates and index) lives: beside it. */

@@ -10,9 +10,9 @@ const ATTEMPTS = 8;
  * result is all old or all new, never a mix: a commit whose journal is there (in progress, or
  * left by a writer that was killed) is read as done — each file from its committed temporary
  * when that is still there — and a read during which any of the files (or the journal) changed
- * is done again (after a short wait, a few times at most). `read` gets the file to read, the target it stands for, and
- * the bytes the commit appends to it, if any: the file as committed is then its first `at`
- * bytes followed by those (`readTextFile`'s `appended`).
+ * is done again (after a short wait, a few times at most). `read` gets the file to read, the
+ * target it stands for, and the bytes the commit appends to it, if any: the file as committed is
+ * then its first `at` bytes followed by those (`readTextFile`'s `appended`).
  *
  * @example
  * const [antiPatterns, heuristics, patterns] = await readCommittedFiles(store, paths, (path, target, appended) => readTextFile(path, { appended }));

@@ -216,7 +216,7 @@ export class GlobalStoreFile {
     const stamp = await stampOf(this.path);
     if (stamp === null || (this.next === null ? !sameStamp(stamp, this.stamp) : stamp.size !== BigInt(file.size))) return;
     const checksum = file.checksum ?? contentChecksum(file.pieces!);
-    await writePromotionIndex(this.indexPath, file.index, { checksum, stamp, marked: this.next === null ? undefined : marked });
+    await writePromotionIndex(this.indexPath, file.index, { checksum, stamp, marked });
   }
 
   // The bytes of the entry whose header starts at `offset`, up to the next heading line: what
