@@ -7,7 +7,8 @@ import type { Options } from "tsup";
  * are loaded at their first use rather than when the bundle starts. A warm session start never
  * uses `os` (`os.homedir()` only without $HOME) or `module` (`createRequire`, for the ES module
  * build only), and loading each costs about half a millisecond; a start after an edit rarely uses
- * `crypto` (content hashes of a few entries are worked out without it), which costs 3 to 4 ms.
+ * `crypto` (content hashes of a few entries are worked out without it), which costs 3 to 4 ms, or
+ * `zlib` (the CRC-32 of a large memory file that grew, some 1.5 ms to load).
  * Each import becomes an object with a getter per export that requires the module.
  *
  * @example

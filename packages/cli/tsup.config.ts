@@ -45,8 +45,9 @@ export default defineConfig([
     minify: true,
     sourcemap: false,
     define: { __IFLOW_MEMORY_VERSION__: JSON.stringify(version), __IFLOW_MEMORY_SPLIT__: "true" },
-    // crypto at its first use: inject after an edit hashes the few entries it adds without it.
-    esbuildPlugins: [lazyBuiltins(["crypto"])],
+    // crypto and zlib at their first use: inject after an edit hashes the few entries it adds
+    // without crypto, and needs zlib's CRC-32 only for a large file that grew.
+    esbuildPlugins: [lazyBuiltins(["crypto", "zlib"])],
     esbuildOptions: (options) => {
       // bin.ts reads import.meta.url only where __dirname is missing (an ES module).
       options.logOverride = { "empty-import-meta": "silent" };

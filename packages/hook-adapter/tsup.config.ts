@@ -37,7 +37,7 @@ export default defineConfig([
     target: "node20",
     platform: "node",
     noExternal: [/.*/],
-    esbuildPlugins: [lazyBuiltins(["os", "module", "crypto"])],
+    esbuildPlugins: [lazyBuiltins(["os", "module", "crypto", "zlib"])],
     // Left as written, so that the plugin above sees `node:module` (descriptor-io.ts imports it)
     // before tsup's own plugin would rewrite it to a plain require.
     removeNodeProtocol: false,

@@ -1,8 +1,8 @@
 export { CATEGORIES } from "./entry.js";
 export type { Category, Confidence, Entry, Scope } from "./entry.js";
 export { hashContent, normalizeContent } from "./content-hash.js";
-export { parseKnowledgeBank } from "./parse-knowledge-bank.js";
-export type { ParseOptions, ParseResult, ParseWarning } from "./parse-knowledge-bank.js";
+export { parseKnowledgeBank, resumePoint } from "./parse-knowledge-bank.js";
+export type { ParseOptions, ParseResult, ParseResume, ParseWarning } from "./parse-knowledge-bank.js";
 export { serializeEntry } from "./serialize-entry.js";
 export { toMetadataValue } from "./metadata-value.js";
 export { stripControlCharacters } from "./strip-control-characters.js";

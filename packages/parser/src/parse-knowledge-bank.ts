@@ -13,6 +13,25 @@ export interface ParseOptions {
    * same file), taken instead of hashing that description again.
    */
   knownHashes?: ReadonlyMap<string, string>;
+  /**
+   * Parse only from this point of the text on (`resumePoint` of an earlier version of it, of
+   * which this text is the earlier one with more appended): the entries from there, numbered and
+   * placed as in the whole text, and the warnings of what follows it.
+   */
+  from?: ParseResume;
+}
+
+/**
+ * Where a parse may start again in a file that grew: the start of its last entry's header line
+ * (`offset` in the text as parsed: a BOM dropped, line ends made `\n`), that line's number and the
+ * entry's position. What comes before it parses the same whatever is appended: no entry before
+ * the last runs past it, no code fence is open there, and no `<!--` comes before it (whether one
+ * is a comment depends on a `-->` that appended text may bring).
+ */
+export interface ParseResume {
+  offset: number;
+  line: number;
+  filePosition: number;
 }
 
 /** A problem found in a user-written file; parsing goes on past it. */
@@ -42,9 +61,10 @@ const NAME_PREFIX = /^(?:anti-pattern|pattern|heuristic):\s*/i;
  * entries[0].metadataText; // "- Used in: Feature #018"
  */
 export function parseKnowledgeBank(text: string, options: ParseOptions): ParseResult {
-  const unixNewlines = text.includes("\r") ? text.replace(/\r\n?/g, "\n") : text;
-  const normalised = unixNewlines.charCodeAt(0) === 0xfeff ? unixNewlines.slice(1) : unixNewlines;
-  const scan = scanMarkdownLines(normalised);
+  const { from } = options;
+  const normalised = normaliseText(text);
+  const scan = from === undefined ? scanMarkdownLines(normalised) : scanMarkdownLines(normalised.slice(from.offset), from.line);
+  const firstPosition = from === undefined ? 1 : from.filePosition;
   const warnings: ParseWarning[] = scan.warnings.map((warning) => ({ path: options.path, ...warning }));
   const { texts, fenced } = scan;
 
@@ -57,7 +77,7 @@ export function parseKnowledgeBank(text: string, options: ParseOptions): ParseRe
     if (fenced[index] === true || text.charCodeAt(0) !== 0x23 /* # */) continue;
     const opens = text.startsWith("### ");
     if (!opens && !text.startsWith("# ") && !text.startsWith("## ")) continue;
-    if (header >= 0) entries.push(toEntry(scan, header, index, entries.length + 1, options, keys));
+    if (header >= 0) entries.push(toEntry(scan, header, index, firstPosition + entries.length, options, keys));
     header = opens ? index : -1;
   }
   // Hashed together, once it is known how many need it (`hashContents`): a file read whole with
@@ -65,6 +85,38 @@ export function parseKnowledgeBank(text: string, options: ParseOptions): ParseRe
   const unhashed = entries.filter((entry) => entry.contentHash === "");
   hashContents(unhashed.map((entry) => entry.description)).forEach((hash, at) => (unhashed[at]!.contentHash = hash));
   return { entries, warnings };
+}
+
+/**
+ * Where a parse of `text` that gave `entries` may start again once text is appended to it
+ * (`ParseOptions.from`); null when it cannot: no entry, or a `<!--` before the last one that no
+ * `-->` after it closes (text appended later may bring one, and make it a comment). With
+ * `after` (the resume point of an earlier version that `text` grew from), the last entry's line
+ * is searched for from there.
+ *
+ * @example
+ * const resume = resumePoint(text, parsed.entries);
+ * parseKnowledgeBank(text + appended, { ...options, from: resume! }).entries; // the last entry of text and those after it
+ */
+export function resumePoint(text: string, entries: readonly Entry[], after?: ParseResume): ParseResume | null {
+  const last = entries.at(-1);
+  if (last === undefined) return null;
+  const normalised = normaliseText(text);
+  let offset = after?.offset ?? 0;
+  for (let line = after?.line ?? 1; line < last.origin.line; line++) {
+    const newline = normalised.indexOf("\n", offset);
+    if (newline < 0) return null;
+    offset = newline + 1;
+  }
+  const comment = offset === 0 ? -1 : normalised.lastIndexOf("<!--", offset - 1);
+  if (comment >= 0 && normalised.lastIndexOf("-->") < comment + 4) return null;
+  return { offset, line: last.origin.line, filePosition: last.filePosition };
+}
+
+// The text as the parser reads it: a BOM dropped, every line ending a "\n".
+function normaliseText(text: string): string {
+  const unixNewlines = text.includes("\r") ? text.replace(/\r\n?/g, "\n") : text;
+  return unixNewlines.charCodeAt(0) === 0xfeff ? unixNewlines.slice(1) : unixNewlines;
 }
 
 /** The entry whose header is line `header` and whose body runs to line `end` (exclusive). */

@@ -25,9 +25,10 @@ const FENCE_OPEN = /^ {0,3}(`{3,}|~{3,})(.*)$/;
 /**
  * Splits markdown into lines, removing HTML comments `<!-- … -->` the way the original did
  * (non-greedy, across lines, the lines inside joined away) except inside code spans and fenced
- * code blocks, where they are text. An unterminated `<!--` is kept as text.
+ * code blocks, where they are text. An unterminated `<!--` is kept as text. `firstLine` is the
+ * number of the text's first line (a text that is the rest of a file from that line on).
  */
-export function scanMarkdownLines(text: string): ScanResult {
+export function scanMarkdownLines(text: string, firstLine = 1): ScanResult {
   const source = text.split("\n");
   // Most files have no comment at all: then no line needs the comment scan or its offsets.
   const hasComments = text.includes("<!--");
@@ -57,7 +58,7 @@ export function scanMarkdownLines(text: string): ScanResult {
 
   for (let index = 0; index < source.length; index++) {
     const raw = source[index] ?? "";
-    const lineNumber = index + 1;
+    const lineNumber = index + firstLine;
 
     if (pending !== null) {
       // Inside a comment that started on an earlier line: resume after its end.

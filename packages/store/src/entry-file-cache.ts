@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import type { Entry } from "@iflow-memory/parser";
+import type { Entry, ParseResume } from "@iflow-memory/parser";
 import type { NumberedTerms } from "@iflow-memory/ranker";
 import { encodeLossless } from "./lossless-utf8.js";
 import { readUserFile } from "./read-user-file.js";
@@ -19,6 +19,26 @@ export interface EntryFileCache {
   salt: string;
   /** The clock that tells whether a file has settled (tests); `Date.now` by default. */
   now?: () => number;
+  /** Files of at least this many bytes are kept with their `FileTail` (tests); `TAIL_MIN_BYTES` by default. */
+  tailMinBytes?: number;
+}
+
+/**
+ * A large file's entries are kept with its tail: after an edit that only appended to it (a
+ * learning added), the next read checks that the file still begins with the bytes kept and
+ * parses it from its last entry on, not whole. Below this size, parsing the whole file costs a
+ * new process less than loading zlib for the check.
+ */
+export const TAIL_MIN_BYTES = 128 * 1024;
+
+/**
+ * What a read of the file as it grew needs (`readEntryFiles`): its length in bytes when kept, their
+ * CRC-32, and where a parse of it may start again once more is appended (`resumePoint`).
+ */
+export interface FileTail {
+  bytes: number;
+  checksum: number;
+  resume: ParseResume;
 }
 
 /** What a memory file gave: its entries (secrets redacted), the warnings of reading it and those of the secrets redacted. */
@@ -34,6 +54,8 @@ export interface FileEntries {
   terms: (NumberedTerms["numbers"] | undefined)[];
   /** The terms `terms` number (the file's own, grown as it is edited); empty when there are none. */
   vocabulary: string[];
+  /** Kept for a large file: how a read after an edit that only appended to it parses the rest alone. */
+  tail?: FileTail;
 }
 
 /** Changes with the layout of the cache files, so that an older layout is never read as this one. */
@@ -97,7 +119,7 @@ export async function readFileEntries(cache: EntryFileCache, path: string, stamp
   const current = first === header(cache, path, stamp, how);
   try {
     if (!current && first !== header(cache, path, stampOf(JSON.parse(first) as unknown), how)) return null;
-    const { warnings, redactions, terms, vocabulary } = JSON.parse(bytes.toString("utf8", newline + 1, second)) as Partial<FileEntries>;
+    const { warnings, redactions, terms, vocabulary, tail } = JSON.parse(bytes.toString("utf8", newline + 1, second)) as Partial<FileEntries>;
     // Each entry's numbers are checked where they are read (`buildRelevanceIndex`).
     if (!Array.isArray(warnings) || !Array.isArray(redactions) || !Array.isArray(terms) || !terms.every((kept) => Array.isArray(kept))) return null;
     if (!Array.isArray(vocabulary) || !vocabulary.every((term) => typeof term === "string")) return null;
@@ -113,10 +135,21 @@ export async function readFileEntries(cache: EntryFileCache, path: string, stamp
       entries.push(entry);
       start = end + 1;
     }
-    return entries.length === terms.length ? { entries, warnings, redactions, terms: terms as NumberedTerms["numbers"][], vocabulary, current } : null;
+    if (entries.length !== terms.length) return null;
+    // A tail that does not fit the entries (a damaged cache) is not used: the file is parsed whole.
+    const fits = isTail(tail) && tail.resume.filePosition === entries.length && entries[entries.length - 1]!.origin.line === tail.resume.line;
+    return { entries, warnings, redactions, terms: terms as NumberedTerms["numbers"][], vocabulary, ...(fits ? { tail } : {}), current };
   } catch {
     return null;
   }
+}
+
+function isTail(value: unknown): value is FileTail {
+  if (value === null || typeof value !== "object") return false;
+  const { bytes, checksum, resume } = value as Partial<FileTail>;
+  if (resume === null || typeof resume !== "object") return false;
+  const whole = (number: unknown, least: number) => Number.isSafeInteger(number) && (number as number) >= least;
+  return whole(bytes, 0) && whole(checksum, 0) && whole(resume.offset, 0) && whole(resume.line, 1) && whole(resume.filePosition, 1);
 }
 
 // Whether a kept line gave an entry: every field of the type the parser gives it, metadata values
@@ -199,7 +232,7 @@ const REDACTED = "[REDACTED]";
  * await writeFileEntries(cache, path, stamp, "local patterns redacted", { entries, warnings });
  */
 export async function writeFileEntries(cache: EntryFileCache, path: string, stamp: string, how: string, read: FileEntries): Promise<void> {
-  const first = `${header(cache, path, stamp, how)}\n${JSON.stringify({ warnings: read.warnings, redactions: read.redactions, vocabulary: read.vocabulary, terms: read.terms })}\n`;
+  const first = `${header(cache, path, stamp, how)}\n${JSON.stringify({ warnings: read.warnings, redactions: read.redactions, vocabulary: read.vocabulary, terms: read.terms, ...(read.tail === undefined ? {} : { tail: read.tail }) })}\n`;
   await writeFileAtomically(entryFileCachePath(cache, path), [encodeLossless(first), ...read.entries.map(entryLine)], { durable: false }).catch(() => undefined);
 }
 

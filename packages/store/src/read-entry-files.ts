@@ -1,8 +1,21 @@
 import { join } from "node:path";
-import { CATEGORIES, parseKnowledgeBank, type Category, type Entry, type Scope } from "@iflow-memory/parser";
+import { CATEGORIES, parseKnowledgeBank, resumePoint, type Category, type Entry, type Scope } from "@iflow-memory/parser";
 import { entryFieldTerms, numberedFieldTerms, numberTerms, type NumberedTerms } from "@iflow-memory/ranker";
-import { fileStamp, keepLineOf, keptContentHashes, readFileEntries, unchangedEntries, writeFileEntries, type EntryFileCache, type FileEntries } from "./entry-file-cache.js";
 import type { PendingAppend } from "./commit-files.js";
+import { zlibCrc32 } from "./crc32.js";
+import {
+  fileStamp,
+  keepLineOf,
+  keptContentHashes,
+  readFileEntries,
+  TAIL_MIN_BYTES,
+  unchangedEntries,
+  writeFileEntries,
+  type EntryFileCache,
+  type FileEntries,
+  type FileTail,
+  type KeptFileEntries,
+} from "./entry-file-cache.js";
 import { readCommittedFiles } from "./read-committed-files.js";
 import { readTextFile } from "./read-text-file.js";
 import { redactEntriesRead } from "./redact-entries-read.js";
@@ -71,15 +84,25 @@ async function readEntryFile(
   const state = cache === undefined ? null : await fileStamp(path, now());
   const kept = cache !== undefined && state !== null ? await readFileEntries(cache, path, state.stamp, how) : null;
   if (kept?.current === true) return kept;
-  const result = await readTextFile(path, { appended });
+  const result = await readTextFile(path, { appended, withBytes: cache !== undefined });
   if ("warning" in result) return { entries: [], warnings: [result.warning], redactions: [], terms: [], vocabulary: [] };
   if (!("text" in result)) return { entries: [], warnings: [], redactions: [], terms: [], vocabulary: [] };
-  const parsed = parseKnowledgeBank(result.text, { ...file, path, ...(kept === null ? {} : { knownHashes: keptContentHashes(kept) }) });
+  // A file that only grew since it was kept (a learning appended) is parsed from its last kept
+  // entry on: the entries before it are the kept ones, as they were redacted and numbered.
+  const grown = kept === null || result.bytes === undefined ? null : grownFrom(result.bytes, kept);
+  const from = grown === null ? 0 : grown.resume.filePosition - 1;
+  const parsed = parseKnowledgeBank(result.text, { ...file, path, ...(kept === null ? {} : { knownHashes: keptContentHashes(kept) }), ...(grown === null ? {} : { from: grown.resume }) });
   const matched = kept === null ? [] : unchangedEntries(parsed.entries, kept);
-  const unchanged = matched.map((at) => (at === undefined ? undefined : kept!.terms[at]));
-  const read = options.redact === undefined ? parsed : redactEntriesRead(parsed, options.redact, (at) => unchanged[at] !== undefined);
+  const unchanged = [...(kept?.terms.slice(0, from) ?? []), ...matched.map((at) => (at === undefined ? undefined : kept!.terms[at]))];
+  const read = options.redact === undefined ? parsed : redactEntriesRead(parsed, options.redact, (at) => unchanged[from + at] !== undefined);
   // An unchanged entry still where it was is written again as the line it was kept on.
   matched.forEach((at, position) => at !== undefined && keepLineOf(read.entries[position]!, kept!.entries[at]!));
+  const before = (warning: StoreWarning) => grown !== null && warning.line !== undefined && warning.line < grown.resume.line;
+  const all = {
+    entries: from === 0 ? read.entries : [...kept!.entries.slice(0, from), ...read.entries],
+    warnings: [...(kept?.warnings.filter(before) ?? []), ...read.warnings.slice(0, parsed.warnings.length)],
+    redactions: [...(kept?.redactions.filter(before) ?? []), ...read.warnings.slice(parsed.warnings.length)],
+  };
   // Kept only when the file had settled and did not change while it was read; with the terms
   // relevance's index reads, worked out once for every later read and numbered in the file's
   // vocabulary (the earlier version's, grown: the unchanged entries' numbers stay as they were).
@@ -91,13 +114,36 @@ async function readEntryFile(
     const positions = new Map(grown.map((term, at) => [term, at]));
     ({ vocabulary, terms } = compactVocabulary(
       grown,
-      read.entries.map((entry, at) => unchanged[at] ?? numberTerms(entryFieldTerms(entry), grown, positions)),
-      read.entries,
+      all.entries.map((entry, at) => unchanged[at] ?? numberTerms(entryFieldTerms(entry), grown, positions)),
+      all.entries,
     ));
   }
-  const entries = { entries: read.entries, warnings: read.warnings.slice(0, parsed.warnings.length), redactions: read.warnings.slice(parsed.warnings.length), terms, vocabulary };
+  const tail = keep ? fileTail(result, all.entries, grown, cache.tailMinBytes) : undefined;
+  const entries = { ...all, terms, vocabulary, ...(tail === undefined ? {} : { tail }) };
   if (keep) await writeFileEntries(cache, path, state.stamp, how, entries);
   return entries;
+}
+
+// Where the file read (`bytes`) is the kept one with more appended: the kept tail, its checksum
+// found again in the file's first bytes. Null when the file is another (shorter, or changed
+// before its end), or this node has no CRC-32.
+function grownFrom(bytes: Uint8Array, kept: KeptFileEntries): FileTail | null {
+  const { tail } = kept;
+  const crc32 = tail === undefined || bytes.length < tail.bytes ? null : zlibCrc32();
+  if (crc32 === null || crc32(bytes.subarray(0, tail!.bytes)) !== tail!.checksum) return null;
+  return tail!;
+}
+
+// The tail a large file's entries are kept with: its checksum (going on from that of the bytes
+// it grew from), and where its last entry starts (searched for from where the kept one started).
+function fileTail(file: { text: string; bytes?: Uint8Array }, entries: readonly Entry[], grown: FileTail | null, minBytes = TAIL_MIN_BYTES): FileTail | undefined {
+  const { bytes } = file;
+  const crc32 = bytes === undefined || bytes.length < minBytes ? null : zlibCrc32();
+  if (crc32 === null) return undefined;
+  const resume = resumePoint(file.text, entries, grown?.resume);
+  if (resume === null) return undefined;
+  const checksum = grown === null ? crc32(bytes!) : crc32(bytes!.subarray(grown.bytes), grown.checksum);
+  return { bytes: bytes!.length, checksum, resume };
 }
 
 // A vocabulary that only grows keeps the terms of entries since edited away: once those are

@@ -3,7 +3,7 @@ import { decodeLossless } from "./lossless-utf8.js";
 import { readUserFile, readUserFileSync, type UserFileOptions, type UserFileResult } from "./read-user-file.js";
 import type { StoreWarning } from "./store-warning.js";
 
-export type TextFileResult = { text: string } | { missing: true } | { warning: StoreWarning };
+export type TextFileResult = { text: string; bytes?: Uint8Array } | { missing: true } | { warning: StoreWarning };
 
 /**
  * Reads a user-written text file through `readUserFile` (regular files only, at most
@@ -13,17 +13,19 @@ export type TextFileResult = { text: string } | { missing: true } | { warning: S
  * UTF-8 is kept byte for byte instead (see `decodeLossless`; `commitFiles` and
  * `writeFileAtomically` write it back as it was). With `appended` (a commit in progress, see
  * `readCommittedFiles`), the text is the file's first `at` bytes followed by the bytes appended.
+ * With `withBytes`, the bytes the text was decoded from come with it.
  *
  * @example
  * const file = await readTextFile("docs/knowledge-bank/patterns.md");
  * if ("text" in file) parseKnowledgeBank(file.text, { category: "patterns", scope: "local", path });
  */
-export async function readTextFile(path: string, options?: UserFileOptions & { lossless?: boolean; appended?: PendingAppend | undefined }): Promise<TextFileResult> {
+export async function readTextFile(path: string, options?: UserFileOptions & { lossless?: boolean; appended?: PendingAppend | undefined; withBytes?: boolean }): Promise<TextFileResult> {
   const file = await readUserFile(path, options);
   const appended = options?.appended;
   // A file shorter than where the commit appends is not the one it appended to: read as it is.
-  if (appended === undefined || !("bytes" in file) || file.bytes.length < appended.at) return decoded(file, options?.lossless === true);
-  return decoded({ bytes: Buffer.concat([file.bytes.subarray(0, appended.at), appended.bytes]) }, options?.lossless === true);
+  const read = appended === undefined || !("bytes" in file) || file.bytes.length < appended.at ? file : { bytes: Buffer.concat([file.bytes.subarray(0, appended.at), appended.bytes]) };
+  const result = decoded(read, options?.lossless === true);
+  return options?.withBytes === true && "text" in result && "bytes" in read ? { text: result.text, bytes: read.bytes } : result;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { join } from "node:path";
-import * as zlib from "node:zlib";
 import type { Category } from "@iflow-memory/parser";
+import { zlibCrc32 } from "../crc32.js";
 import { storeCacheDir } from "../injection-cache.js";
 import { SETTLE_MS } from "../settle-ms.js";
 import { readUserFileSync } from "../read-user-file.js";
@@ -176,7 +176,7 @@ export function readPromotionIndex(path: string, file: { bytes?: Uint8Array; sta
   } catch {
     return null;
   }
-  if (header.version !== PROMOTION_INDEX_VERSION || header.checksum !== CHECKSUM_NAME || typeof header.written !== "number" || typeof header.content !== "string") return null;
+  if (header.version !== PROMOTION_INDEX_VERSION || header.checksum !== checksumName() || typeof header.written !== "number" || typeof header.content !== "string") return null;
   const records = bytes.subarray(headerEnd + 1);
   if (header.records !== records.length / RECORD_BYTES || header.body !== contentChecksum([records])) return null;
   if (header.stamp !== stampText(file.stamp)) return null;
@@ -213,7 +213,7 @@ export function encodePromotionIndex(index: PromotionIndex, file: { checksum: st
     version,
     stamp: stampText(file.stamp),
     written: now,
-    checksum: CHECKSUM_NAME,
+    checksum: checksumName(),
     content: file.checksum,
     body: contentChecksum([index.records]),
     records: index.records.length / RECORD_BYTES,
@@ -229,8 +229,7 @@ const stampText = (stamp: FileStamp) => `${stamp.size}:${stamp.mtimeNs}:${stamp.
 // CRC-32 (zlib's, Node ≥ 20.15) reads the 18 MB of a 50,000-entry store in a few milliseconds,
 // and goes on from the checksum of what came before (a file with entries appended); SHA-1 where
 // it is missing. An index written with one is not read with the other.
-const crc32 = (zlib as { crc32?: (data: Uint8Array, value?: number) => number }).crc32;
-const CHECKSUM_NAME = typeof crc32 === "function" ? "crc32" : "sha1";
+const checksumName = () => (zlibCrc32() === null ? "sha1" : "crc32");
 
 /**
  * The checksum of bytes given in pieces, as an index records it; with `previous`, of bytes that
@@ -242,7 +241,8 @@ const CHECKSUM_NAME = typeof crc32 === "function" ? "crc32" : "sha1";
 export function contentChecksum(pieces: readonly Uint8Array[]): string;
 export function contentChecksum(pieces: readonly Uint8Array[], previous: string): string | null;
 export function contentChecksum(pieces: readonly Uint8Array[], previous?: string): string | null {
-  if (typeof crc32 === "function") return pieces.reduce((value, piece) => crc32(piece, value), previous === undefined ? 0 : Number.parseInt(previous, 16)).toString(16);
+  const crc32 = zlibCrc32();
+  if (crc32 !== null) return pieces.reduce((value, piece) => crc32(piece, value), previous === undefined ? 0 : Number.parseInt(previous, 16)).toString(16);
   if (previous !== undefined) return null;
   const hash = createHash("sha1");
   for (const piece of pieces) hash.update(piece);

@@ -1,0 +1,128 @@
+import { appendFileSync, cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+import { entryFileCachePath, type EntryFileCache, type FileTail } from "./entry-file-cache.js";
+import { readMemorySources } from "./read-memory-sources.js";
+
+const CORPORA = resolve(__dirname, "../../../test/fixtures/corpora");
+const LEARNING = "\n### Heuristic: Check the retry budget first\nBefore raising a timeout, count the retries.\n- Observation count: 1\n";
+
+// The real 2026-04 bank and the example store; every file kept with its tail (`tailMinBytes: 0`,
+// where the real bank's files are smaller than the default), on a clock a minute ahead (settled).
+function realSources({ tailMinBytes }: { tailMinBytes?: number } = { tailMinBytes: 0 }) {
+  const root = mkdtempSync(join(tmpdir(), "iflow-file-tail-"));
+  const projectRoot = join(root, "project");
+  const globalStoreDir = join(root, "store");
+  cpSync(join(CORPORA, "iflow-kb-2026-04/docs/knowledge-bank"), join(projectRoot, "docs/knowledge-bank"), { recursive: true });
+  cpSync(join(CORPORA, "global-store-example"), globalStoreDir, { recursive: true });
+  const cache: EntryFileCache = { dir: join(globalStoreDir, ".cache"), salt: "test 1", now: () => Date.now() + 60_000, ...(tailMinBytes === undefined ? {} : { tailMinBytes }) };
+  const heuristics = join(projectRoot, "docs/knowledge-bank/heuristics.md");
+  const read = (withCache = true) => readMemorySources({ projectRoot, globalStoreDir, includeGlobal: true, ...(withCache ? { cache, terms: true } : {}) });
+  return { projectRoot, cache, heuristics, read };
+}
+
+const plain = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
+// A file's kept cache: its lines (the header, the warnings and terms with the tail, one per entry).
+const keptLines = (cache: EntryFileCache, path: string) => readFileSync(entryFileCachePath(cache, path), "utf8").split("\n").slice(0, -1);
+const keptTail = (cache: EntryFileCache, path: string) => (JSON.parse(keptLines(cache, path)[1]!) as { tail?: FileTail }).tail;
+// The kept entries of `path`, the first renamed: a read that takes them from the cache shows the name, one that parses the file does not.
+function markFirstKeptEntry(cache: EntryFileCache, path: string): void {
+  const lines = keptLines(cache, path);
+  const entry = JSON.parse(lines[2]!) as { name: string };
+  entry.name = "marked in the cache";
+  lines[2] = JSON.stringify(entry);
+  writeFileSync(entryFileCachePath(cache, path), `${lines.join("\n")}\n`);
+}
+
+describe("a file that grew since it was kept", () => {
+  it("is parsed from its last kept entry on, and gives what parsing it whole gives", async () => {
+    const { cache, heuristics, read } = realSources();
+    await read();
+    const before = keptTail(cache, heuristics)!;
+    expect(before.bytes).toBe(readFileSync(heuristics).length);
+    appendFileSync(heuristics, LEARNING);
+    const grown = await read();
+    expect(plain(grown.local)).toEqual(plain((await read(false)).local));
+    expect(grown.local.at(-1)!.name).toBe("Check the retry budget first");
+    expect(grown.warnings).toEqual((await read(false)).warnings);
+    // The tail kept now starts at the learning appended, found from the earlier one.
+    const after = keptTail(cache, heuristics)!;
+    expect([after.bytes, after.resume.filePosition, after.resume.line]).toEqual([readFileSync(heuristics).length, before.resume.filePosition + 1, grown.local.at(-1)!.origin.line]);
+    expect(readFileSync(heuristics, "utf8").slice(after.resume.offset).startsWith("### Heuristic: Check the retry budget first\n")).toBe(true);
+  });
+
+  it("takes the entries before the last kept one from the cache, not from the file", async () => {
+    const { cache, heuristics, read } = realSources();
+    await read();
+    markFirstKeptEntry(cache, heuristics);
+    appendFileSync(heuristics, LEARNING);
+    const names = (await read()).local.map((entry) => entry.name);
+    expect(names).toContain("marked in the cache");
+    expect(names).toContain("Check the retry budget first");
+  });
+
+  it("is parsed whole when it changed before its end too, or shrank, or is small (the default size)", async () => {
+    for (const change of ["middle", "shrank", "small"] as const) {
+      const { cache, heuristics, read } = realSources(change === "small" ? {} : { tailMinBytes: 0 });
+      await read();
+      if (change === "small") expect(keptTail(cache, heuristics)).toBeUndefined();
+      markFirstKeptEntry(cache, heuristics);
+      const text = readFileSync(heuristics, "utf8");
+      if (change === "middle") writeFileSync(heuristics, text.replace("### Heuristic:", "### Heuristic: Edited") + LEARNING);
+      if (change === "shrank") writeFileSync(heuristics, text.slice(0, text.lastIndexOf("\n### ") + 1));
+      if (change === "small") appendFileSync(heuristics, LEARNING);
+      const grown = await read();
+      expect(grown.local.map((entry) => entry.name)).not.toContain("marked in the cache");
+      expect(plain(grown.local)).toEqual(plain((await read(false)).local));
+    }
+  });
+
+  it("redacts a secret appended, and keeps the warning of one redacted before", async () => {
+    const { cache, heuristics, read } = realSources();
+    const token = `ghp_${"a1B2c3D4e5".repeat(4).slice(0, 36)}`;
+    const text = readFileSync(heuristics, "utf8");
+    // A secret in the second entry: redacted when kept, its warning kept with it.
+    const second = text.indexOf("\n### ", text.indexOf("\n### ") + 1) + 1;
+    writeFileSync(heuristics, `${text.slice(0, text.indexOf("\n", second) + 1)}Token ${token} leaked here.\n${text.slice(text.indexOf("\n", second) + 1)}`);
+    await read();
+    appendFileSync(heuristics, `\n### Heuristic: Rotate tokens\nThe old one was ${token}.\n`);
+    const grown = await read();
+    const whole = await read(false);
+    expect(plain(grown.local)).toEqual(plain(whole.local));
+    expect(grown.warnings).toEqual(whole.warnings);
+    expect(grown.warnings.filter((warning) => warning.message.includes("contains a secret"))).toHaveLength(2);
+    expect(JSON.stringify(grown.local)).not.toContain(token);
+  });
+
+  it("is kept without a tail when a <!-- before its last entry is closed by no -->, and with one when it is", async () => {
+    const { cache, heuristics, read } = realSources();
+    const text = readFileSync(heuristics, "utf8");
+    // Before the last entry, after the last --> (the bank's example comment is closed above).
+    const at = text.lastIndexOf("\n### ") + 1;
+    expect(text.lastIndexOf("-->")).toBeLessThan(at);
+    writeFileSync(heuristics, `${text.slice(0, at)}<!-- a note never closed\n${text.slice(at)}`);
+    await read();
+    expect(keptTail(cache, heuristics)).toBeUndefined();
+    // Closed by a --> appended: what was text before becomes a comment, which a whole parse sees.
+    appendFileSync(heuristics, "still the note -->\n### Heuristic: After the note\nbody\n");
+    const grown = await read();
+    expect(plain(grown.local)).toEqual(plain((await read(false)).local));
+    expect(keptTail(cache, heuristics)?.resume.line).toBe(grown.local.at(-1)!.origin.line);
+  });
+
+  it("is parsed whole when the kept tail does not fit the kept entries (a damaged cache)", async () => {
+    const { cache, heuristics, read } = realSources();
+    await read();
+    const lines = keptLines(cache, heuristics);
+    const meta = JSON.parse(lines[1]!) as { tail: FileTail };
+    meta.tail.resume.filePosition += 1;
+    lines[1] = JSON.stringify(meta);
+    writeFileSync(entryFileCachePath(cache, heuristics), `${lines.join("\n")}\n`);
+    markFirstKeptEntry(cache, heuristics);
+    appendFileSync(heuristics, LEARNING);
+    const grown = await read();
+    expect(grown.local.map((entry) => entry.name)).not.toContain("marked in the cache");
+    expect(plain(grown.local)).toEqual(plain((await read(false)).local));
+  });
+});
