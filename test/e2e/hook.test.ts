@@ -497,11 +497,42 @@ describe.each(testNodes())("on $label", ({ major, executable, missing }) => {
       expect(JSON.parse(edited.stderr)).toEqual({ builtins: ["child_process"], files: ["probe.cjs", "session-start.cjs", "session-start-run.cjs", "session-start-prepare.cjs"] });
       expect(edited.stdout).toContain("Bound Every Retry Loop");
     });
+
+    it("after a learning is appended to a large file (128 KB or more), gives what a start with no cache gives, and keeps the file with its tail (zlib's checksum) again", async () => {
+      const { base, home, projectRoot, store } = workspace({ bank: "iflow-kb-2026-04", globalExample: true });
+      // Some 1,000 entries: copies of the real bank's heuristics, each an entry of its own.
+      const heuristics = join(projectRoot, "docs/knowledge-bank/heuristics.md");
+      const chunks = readFileSync(heuristics, "utf8").replace(/<!--[\s\S]*?-->/g, "").split(/^(?=### )/m).filter((chunk) => chunk.startsWith("### "));
+      writeFileSync(heuristics, Array.from({ length: 1_000 }, (_, at) => chunks[at % chunks.length]!.replace("\n", ` (copy ${at})\n`)).join(""));
+      expect(statSync(heuristics).size).toBeGreaterThan(128 * 1024);
+      const probe = moduleProbe(base);
+      const run = async (env: Record<string, string> = {}) => hook(stdinFor(projectRoot), home, { nodeOptions: ["--require", probe], env });
+      // The tail kept with heuristics.md's entries (the cache file whose first line names it).
+      const kept = () => {
+        const files = join(store, ".cache/files");
+        const lines = readdirSync(files)
+          .map((name) => readFileSync(join(files, name), "utf8").split("\n"))
+          .find((file) => file[0]!.includes(`"path":${JSON.stringify(heuristics)}`));
+        return (JSON.parse(lines![1]!) as { tail?: { bytes: number } }).tail;
+      };
+      await new Promise((resolve) => setTimeout(resolve, 2_100));
+      await run();
+      expect(kept()?.bytes).toBe(statSync(heuristics).size);
+      appendFileSync(heuristics, "\n### Heuristic: Bound Every Retry Loop\nA retry loop without a budget turns an outage into a storm.\n- Observation count: 40\n- Confidence: high\n");
+      await new Promise((resolve) => setTimeout(resolve, 2_100));
+      const edited = await run();
+      const uncached = await run({ IFLOW_MEMORY_HOOK_CACHE: "0" });
+      expect(JSON.parse(edited.stderr.split("\n").at(-2)!)).toEqual({ builtins: ["child_process", "zlib"], files: ["probe.cjs", "session-start.cjs", "session-start-run.cjs", "session-start-prepare.cjs"] });
+      expect(edited.output?.additionalContext).toContain("Bound Every Retry Loop");
+      expect(edited.output).toEqual(uncached.output);
+      // Kept again with the tail of the file as it is now.
+      expect(kept()?.bytes).toBe(statSync(heuristics).size);
+    });
   });
 });
 
 // A module to preload (`--require`) that writes to stderr, as the process exits, which of crypto,
-// worker_threads and child_process it required and which files it loaded: what a start costs is
+// worker_threads, child_process and zlib it required and which files it loaded: what a start costs is
 // mostly loading.
 function moduleProbe(base: string): string {
   const probe = join(base, "probe.cjs");
@@ -513,7 +544,7 @@ function moduleProbe(base: string): string {
       const load = Module.prototype.require;
       Module.prototype.require = function (id) {
         const name = id.replace(/^node:/, "");
-        if (/^(crypto|worker_threads|child_process)$/.test(name) && !builtins.includes(name)) builtins.push(name);
+        if (/^(crypto|worker_threads|child_process|zlib)$/.test(name) && !builtins.includes(name)) builtins.push(name);
         return load.apply(this, arguments);
       };
       // Bundles run with V8's code cache are compiled as vm scripts, not required.
