@@ -89,15 +89,16 @@ async function readEntryFile(
   if (!("text" in result)) return { entries: [], warnings: [], redactions: [], terms: [], vocabulary: [] };
   // A file that only grew since it was kept (a learning appended) is parsed from its last kept
   // entry on: the entries before it are the kept ones, as they were redacted and numbered.
-  const grown = kept === null || result.bytes === undefined ? null : grownFrom(result.bytes, kept);
-  const from = grown === null ? 0 : grown.resume.filePosition - 1;
-  const parsed = parseKnowledgeBank(result.text, { ...file, path, ...(kept === null ? {} : { knownHashes: keptContentHashes(kept) }), ...(grown === null ? {} : { from: grown.resume }) });
+  const resumed = kept === null || result.bytes === undefined ? null : grownFrom(result.bytes, kept);
+  const from = resumed === null ? 0 : resumed.resume.filePosition - 1;
+  const parsed = parseKnowledgeBank(result.text, { ...file, path, ...(kept === null ? {} : { knownHashes: keptContentHashes(kept) }), ...(resumed === null ? {} : { from: resumed.resume }) });
   const matched = kept === null ? [] : unchangedEntries(parsed.entries, kept);
   const unchanged = [...(kept?.terms.slice(0, from) ?? []), ...matched.map((at) => (at === undefined ? undefined : kept!.terms[at]))];
   const read = options.redact === undefined ? parsed : redactEntriesRead(parsed, options.redact, (at) => unchanged[from + at] !== undefined);
   // An unchanged entry still where it was is written again as the line it was kept on.
   matched.forEach((at, position) => at !== undefined && keepLineOf(read.entries[position]!, kept!.entries[at]!));
-  const before = (warning: StoreWarning) => grown !== null && warning.line !== undefined && warning.line < grown.resume.line;
+  // The kept warnings of the lines before the point parsed from: those of the rest come from the parse.
+  const before = (warning: StoreWarning) => resumed !== null && warning.line !== undefined && warning.line < resumed.resume.line;
   const all = {
     entries: from === 0 ? read.entries : [...kept!.entries.slice(0, from), ...read.entries],
     warnings: [...(kept?.warnings.filter(before) ?? []), ...read.warnings.slice(0, parsed.warnings.length)],
@@ -118,7 +119,7 @@ async function readEntryFile(
       all.entries,
     ));
   }
-  const tail = keep ? fileTail(result, all.entries, grown, cache.tailMinBytes) : undefined;
+  const tail = keep ? fileTail(result, all.entries, resumed, cache.tailMinBytes) : undefined;
   const entries = { ...all, terms, vocabulary, ...(tail === undefined ? {} : { tail }) };
   if (keep) await writeFileEntries(cache, path, state.stamp, how, entries);
   return entries;
@@ -129,21 +130,21 @@ async function readEntryFile(
 // before its end), or this node has no CRC-32.
 function grownFrom(bytes: Uint8Array, kept: KeptFileEntries): FileTail | null {
   const { tail } = kept;
-  const crc32 = tail === undefined || bytes.length < tail.bytes ? null : zlibCrc32();
-  if (crc32 === null || crc32(bytes.subarray(0, tail!.bytes)) !== tail!.checksum) return null;
-  return tail!;
+  if (tail === undefined || bytes.length < tail.bytes) return null;
+  const crc32 = zlibCrc32();
+  return crc32 !== null && crc32(bytes.subarray(0, tail.bytes)) === tail.checksum ? tail : null;
 }
 
 // The tail a large file's entries are kept with: its checksum (going on from that of the bytes
 // it grew from), and where its last entry starts (searched for from where the kept one started).
-function fileTail(file: { text: string; bytes?: Uint8Array }, entries: readonly Entry[], grown: FileTail | null, minBytes = TAIL_MIN_BYTES): FileTail | undefined {
+function fileTail(file: { text: string; bytes?: Uint8Array }, entries: readonly Entry[], resumed: FileTail | null, minBytes = TAIL_MIN_BYTES): FileTail | undefined {
   const { bytes } = file;
-  const crc32 = bytes === undefined || bytes.length < minBytes ? null : zlibCrc32();
-  if (crc32 === null) return undefined;
-  const resume = resumePoint(file.text, entries, grown?.resume);
-  if (resume === null) return undefined;
-  const checksum = grown === null ? crc32(bytes!) : crc32(bytes!.subarray(grown.bytes), grown.checksum);
-  return { bytes: bytes!.length, checksum, resume };
+  if (bytes === undefined || bytes.length < minBytes) return undefined;
+  const crc32 = zlibCrc32();
+  const resume = crc32 === null ? null : resumePoint(file.text, entries, resumed?.resume);
+  if (crc32 === null || resume === null) return undefined;
+  const checksum = resumed === null ? crc32(bytes) : crc32(bytes.subarray(resumed.bytes), resumed.checksum);
+  return { bytes: bytes.length, checksum, resume };
 }
 
 // A vocabulary that only grows keeps the terms of entries since edited away: once those are
