@@ -78,6 +78,19 @@ describe("a file that grew since it was kept", () => {
     }
   });
 
+  it("reads bytes that are not UTF-8 before the point as a whole parse does, and a character cut at the kept end once completed", async () => {
+    const { heuristics, read } = realSources();
+    const text = readFileSync(heuristics);
+    const second = text.indexOf("\n### ", text.indexOf("\n### ") + 1) + 1;
+    // An invalid byte in the second entry; the file ends in the first byte of "é" (0xC3 0xA9).
+    writeFileSync(heuristics, Buffer.concat([text.subarray(0, second + 4), Buffer.from([0xff]), text.subarray(second + 4), Buffer.from("\nCaf"), Buffer.from([0xc3])]));
+    await read();
+    appendFileSync(heuristics, Buffer.concat([Buffer.from([0xa9]), Buffer.from(LEARNING)]));
+    const grown = await read();
+    expect(plain(grown.local)).toEqual(plain((await read(false)).local));
+    expect(grown.local.some((entry) => `${entry.description}\n${entry.metadataText}`.includes("Café"))).toBe(true);
+  });
+
   it("redacts a secret appended, and keeps the warning of one redacted before", async () => {
     const { cache, heuristics, read } = realSources();
     const token = `ghp_${"a1B2c3D4e5".repeat(4).slice(0, 36)}`;
