@@ -25,8 +25,8 @@ export interface ParseOptions {
  * Where a parse may start again in a file that grew: the start of its last entry's header line
  * (`offset` in the text as parsed: a BOM dropped, line ends made `\n`), that line's number and the
  * entry's position. What comes before it parses the same whatever is appended: no entry before
- * the last runs past it, no code fence is open there, and no `<!--` comes before it (whether one
- * is a comment depends on a `-->` that appended text may bring).
+ * the last runs past it, no code fence is open there, and every `<!--` before it has a `-->`
+ * after it (whether one without is a comment depends on a `-->` that appended text may bring).
  */
 export interface ParseResume {
   offset: number;

@@ -56,6 +56,8 @@ export interface PendingAppend {
 }
 
 const TEMPORARY = /\.iflow-[0-9a-f]{16}\.tmp$/;
+// What follows its target's name in a commit's temporary, and nothing else.
+const TEMPORARY_SUFFIX = new RegExp(`^${TEMPORARY.source}`);
 
 // A file appended to is opened for reading and writing, never waiting: a FIFO or a device put in
 // its place opens at once (and is then refused, not being a file), and no terminal becomes ours.
@@ -198,7 +200,7 @@ export function isCommitRename(item: unknown, directory: string): item is { from
   const { from, to } = (item ?? {}) as { from?: unknown; to?: unknown };
   if (typeof from !== "string" || typeof to !== "string") return false;
   if (!resolve(to).startsWith(`${resolve(directory)}${sep}`)) return false;
-  return from.startsWith(`${to}.iflow-`) && /^\.iflow-[0-9a-f]{16}\.tmp$/.test(from.slice(to.length));
+  return from.startsWith(to) && TEMPORARY_SUFFIX.test(from.slice(to.length));
 }
 
 function parseJournal(text: string): Journal | null {
