@@ -1,6 +1,7 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { appendFileSync, chmodSync, closeSync, constants, cpSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
+import { injectionCachePath, rankingCachePath } from "@iflow-memory/store";
 import { CLI_BIN, copyCorpus, CORPORA_DIR, dedent, HOOK_BIN, IN_CI, makeTempDir, PROMPT_HOOK_BIN, runNode, testNodes } from "@iflow-memory/test-utils";
 import { describe, expect, it } from "vitest";
 
@@ -209,6 +210,35 @@ describe.each(testNodes())("on $label", ({ major, executable, missing }) => {
       expect(result.output!.additionalContext.length).toBeLessThanOrEqual(9000);
       // Highest count (7) first; among equals the later entry is the newer one.
       expect(result.output!.additionalContext).toContain("### Heuristics\n### Heuristic: Lesson 49993\n");
+    });
+
+    it("reads a large global store's kept entries (read lazily) in its worker thread as it reads the files: a second project beside it", async () => {
+      const { base, home, projectRoot, store } = workspace();
+      const other = join(base, "api");
+      mkdirSync(join(other, "docs/knowledge-bank"), { recursive: true });
+      mkdirSync(join(other, ".git"));
+      writeFileSync(join(other, "docs/knowledge-bank/patterns.md"), "### Pattern: Version the API\nNever break a published route.\n");
+      mkdirSync(store, { recursive: true });
+      // Over 4 MiB: read in a worker thread.
+      const entries = Array.from({ length: 50_000 }, (_, index) => `### Heuristic: Lesson ${index}\nWhen the build breaks for reason ${index}, read the log first.\n- Observation count: ${(index % 7) + 1}\n`);
+      writeFileSync(join(store, "heuristics.md"), entries.join("\n"));
+      await new Promise((resolve) => setTimeout(resolve, 2_100));
+      const env = { IFLOW_MEMORY_HOOK_DEADLINE_MS: "30000" };
+      // The first project's start keeps the store's entries; the second's reads them from that cache.
+      expect((await hook(stdinFor(projectRoot), home, { env })).code).toBe(0);
+      const kept = readdirSync(join(store, ".cache/files")).map((name) => readFileSync(join(store, ".cache/files", name), "utf8").split("\n", 2));
+      expect(kept.some(([header, meta]) => header!.includes(`"path":${JSON.stringify(join(store, "heuristics.md"))}`) && meta!.includes('"columns":'))).toBe(true);
+      const second = await hook(stdinFor(other), home, { env });
+      const uncached = await hook(stdinFor(other), home, { env: { ...env, IFLOW_MEMORY_HOOK_CACHE: "0" } });
+      expect([second.code, second.stderr]).toEqual([0, ""]);
+      expect(second.output!.additionalContext).toContain("Version the API");
+      expect(second.output!.additionalContext).toContain("### Heuristic: Lesson 49993\n");
+      expect(second.output).toEqual(uncached.output);
+      // What the worker worked out is cached for the session's prompts and later starts: each
+      // entry on a line of its own, whole (the line of the store's last entry, as the file has it).
+      const ranking = readFileSync(rankingCachePath(injectionCachePath(store, other)), "utf8").split("\n");
+      expect(ranking.length).toBe(50_000 + 1 + 3);
+      expect(JSON.parse(ranking.at(-3)!)).toMatchObject({ name: "Lesson 49999", description: "When the build breaks for reason 49999, read the log first.", metadata: { "Observation count": "6" } });
     });
 
     it.each([

@@ -1,4 +1,5 @@
 import type { Entry } from "@iflow-memory/parser";
+import { plainEntry, sourceItemCount, sourceItems, sourceKey } from "./candidate-facts.js";
 
 /** Provenances a `Source` line shows in an injection at most: the most recent ones (the file keeps all). */
 export const SOURCE_SHOWN = 3;
@@ -14,14 +15,14 @@ export const SOURCE_SHOWN = 3;
  * boundSourceLine(entry).metadata.Source; // "infra, Feature #61; webshop, Feature #70; api, Feature #12 (and 14 earlier)"
  */
 export function boundSourceLine<T extends Entry>(entry: T): T {
-  const key = Object.keys(entry.metadata).find((name) => name.toLowerCase() === "source");
-  if (key === undefined) return entry;
-  const items = entry.metadata[key]!.split(";").map((item) => item.trim()).filter((item) => item !== "");
-  if (items.length <= SOURCE_SHOWN) return entry;
+  // Counted first (an entry read lazily carries the count): most entries are returned unread.
+  if (sourceItemCount(entry) <= SOURCE_SHOWN) return entry;
+  const key = sourceKey(entry)!;
+  const items = sourceItems(entry.metadata[key]!);
   const shown = `${items.slice(-SOURCE_SHOWN).join("; ")} (and ${items.length - SOURCE_SHOWN} earlier)`;
   const lines = entry.metadataText.split("\n");
   const at = lines.findIndex((line) => line.toLowerCase().startsWith(`- ${key.toLowerCase()}:`));
   if (at < 0) return entry;
   lines[at] = `- ${key}: ${shown}`;
-  return { ...entry, metadataText: lines.join("\n"), metadata: { ...entry.metadata, [key]: shown } };
+  return { ...plainEntry(entry), metadataText: lines.join("\n"), metadata: { ...entry.metadata, [key]: shown } };
 }

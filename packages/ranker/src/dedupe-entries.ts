@@ -1,4 +1,5 @@
 import type { Entry } from "@iflow-memory/parser";
+import { contestKey, hasEmptyDescription, isContested, plainEntry } from "./candidate-facts.js";
 
 /**
  * Removes entries whose content hash was already seen, in input order (local before global).
@@ -13,7 +14,7 @@ export function dedupeEntries<T extends Entry>(entries: readonly T[]): T[] {
   const kept: T[] = [];
   const indexByHash = new Map<string, number>();
   for (const entry of entries) {
-    if (entry.description === "") {
+    if (hasEmptyDescription(entry)) {
       kept.push(entry);
       continue;
     }
@@ -33,8 +34,10 @@ export function dedupeEntries<T extends Entry>(entries: readonly T[]): T[] {
 // A contest marked on one copy of a learning (the global one, by `iflow-memory contest`) must
 // show whichever copy is injected.
 function carryContest<T extends Entry>(kept: T, dropped: T): T {
-  const contest = Object.entries(dropped.metadata).find(([key]) => key.toLowerCase() === "contested with");
-  if (contest === undefined || Object.keys(kept.metadata).some((key) => key.toLowerCase() === "contested with")) return kept;
-  const line = `- ${contest[0]}: ${contest[1]}`;
-  return { ...kept, metadata: { ...kept.metadata, [contest[0]]: contest[1] }, metadataText: kept.metadataText === "" ? line : `${kept.metadataText}\n${line}` };
+  // Asked first (an entry read lazily carries the answer): most copies are returned unread.
+  if (!isContested(dropped) || isContested(kept)) return kept;
+  const key = contestKey(dropped)!;
+  const value = dropped.metadata[key]!;
+  const line = `- ${key}: ${value}`;
+  return { ...plainEntry(kept), metadata: { ...kept.metadata, [key]: value }, metadataText: kept.metadataText === "" ? line : `${kept.metadataText}\n${line}` };
 }

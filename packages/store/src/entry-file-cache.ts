@@ -1,6 +1,7 @@
 import { join } from "node:path";
-import type { Entry, ParseResume } from "@iflow-memory/parser";
-import type { NumberedTerms } from "@iflow-memory/ranker";
+import type { Category, Confidence, Entry, ParseResume, Scope } from "@iflow-memory/parser";
+import { CANDIDATE_FACTS, candidateFacts, plainEntry, type CandidateFacts, type NumberedTerms } from "@iflow-memory/ranker";
+import { zlibCrc32 } from "./crc32.js";
 import { encodeLossless } from "./lossless-utf8.js";
 import { readUserFile } from "./read-user-file.js";
 import { SETTLE_MS } from "./settle-ms.js";
@@ -56,10 +57,15 @@ export interface FileEntries {
   vocabulary: string[];
   /** Kept for a large file: how a read after an edit that only appended to it parses the rest alone. */
   tail?: FileTail;
+  /**
+   * Whether the file's entries are kept to be read lazily (`KeptColumns`): a large file's, whose
+   * entries a read after an edit of another file would otherwise parse one by one.
+   */
+  lazy?: boolean;
 }
 
 /** Changes with the layout of the cache files, so that an older layout is never read as this one. */
-const FORMAT = 4;
+const FORMAT = 5;
 
 /**
  * A file's state as one string (inode, size, modification and change times in nanoseconds) and
@@ -119,10 +125,16 @@ export async function readFileEntries(cache: EntryFileCache, path: string, stamp
   const current = first === header(cache, path, stamp, how);
   try {
     if (!current && first !== header(cache, path, stampOf(JSON.parse(first) as unknown), how)) return null;
-    const { warnings, redactions, terms, vocabulary, tail } = JSON.parse(bytes.toString("utf8", newline + 1, second)) as Partial<FileEntries>;
+    const { warnings, redactions, terms, vocabulary, tail, columns } = JSON.parse(bytes.toString("utf8", newline + 1, second)) as Partial<FileEntries> & { columns?: unknown };
     // Each entry's numbers are checked where they are read (`buildRelevanceIndex`).
     if (!Array.isArray(warnings) || !Array.isArray(redactions) || !Array.isArray(terms) || !terms.every((kept) => Array.isArray(kept))) return null;
     if (!Array.isArray(vocabulary) || !vocabulary.every((term) => typeof term === "string")) return null;
+    const lines = bytes.subarray(second + 1);
+    if (columns !== undefined) {
+      const entries = lazyEntries(lines, columns, terms.length);
+      if (entries === null) return null;
+      return { entries, warnings, redactions, terms: terms as NumberedTerms["numbers"][], vocabulary, ...(fitsTail(tail, entries) ? { tail } : {}), lazy: true, current };
+    }
     const entries: Entry[] = [];
     for (let start = second + 1; start < bytes.length; ) {
       const end = bytes.indexOf(10, start);
@@ -136,12 +148,15 @@ export async function readFileEntries(cache: EntryFileCache, path: string, stamp
       start = end + 1;
     }
     if (entries.length !== terms.length) return null;
-    // A tail that does not fit the entries (a damaged cache) is not used: the file is parsed whole.
-    const fits = isTail(tail) && tail.resume.filePosition === entries.length && entries[entries.length - 1]!.origin.line === tail.resume.line;
-    return { entries, warnings, redactions, terms: terms as NumberedTerms["numbers"][], vocabulary, ...(fits ? { tail } : {}), current };
+    return { entries, warnings, redactions, terms: terms as NumberedTerms["numbers"][], vocabulary, ...(fitsTail(tail, entries) ? { tail } : {}), current };
   } catch {
     return null;
   }
+}
+
+// A tail that does not fit the entries (a damaged cache) is not used: the file is parsed whole.
+function fitsTail(tail: unknown, entries: readonly Entry[]): tail is FileTail {
+  return isTail(tail) && tail.resume.filePosition === entries.length && entries[entries.length - 1]!.origin.line === tail.resume.line;
 }
 
 function isTail(value: unknown): value is FileTail {
@@ -232,8 +247,187 @@ const REDACTED = "[REDACTED]";
  * await writeFileEntries(cache, path, stamp, "local patterns redacted", { entries, warnings });
  */
 export async function writeFileEntries(cache: EntryFileCache, path: string, stamp: string, how: string, read: FileEntries): Promise<void> {
-  const first = `${header(cache, path, stamp, how)}\n${JSON.stringify({ warnings: read.warnings, redactions: read.redactions, vocabulary: read.vocabulary, terms: read.terms, ...(read.tail === undefined ? {} : { tail: read.tail }) })}\n`;
-  await writeFileAtomically(entryFileCachePath(cache, path), [encodeLossless(first), ...read.entries.map(entryLine)], { durable: false }).catch(() => undefined);
+  const lines = read.entries.map(entryLine);
+  const columns = read.lazy === true ? keptColumns(read.entries, lines) : null;
+  const first = `${header(cache, path, stamp, how)}\n${JSON.stringify({
+    warnings: read.warnings,
+    redactions: read.redactions,
+    vocabulary: read.vocabulary,
+    terms: read.terms,
+    ...(read.tail === undefined ? {} : { tail: read.tail }),
+    ...(columns === null ? {} : { columns }),
+  })}\n`;
+  await writeFileAtomically(entryFileCachePath(cache, path), [encodeLossless(first), ...lines], { durable: false }).catch(() => undefined);
+}
+
+/**
+ * What is read of every kept entry of a large file without parsing its line (`KeptEntry`): the
+ * fields a ranking and today's order read, its tags and `CandidateFacts`, one list per field;
+ * and the CRC-32 of the entries' lines, checked before any of them is trusted unread.
+ */
+interface KeptColumns {
+  checksum: number;
+  /** One letter per entry: a(nti-patterns), h(euristics), p(atterns). */
+  category: string;
+  /** One letter per entry: l(ocal), g(lobal). */
+  scope: string;
+  /** One letter per entry: h(igh), m(edium), l(ow). */
+  confidence: string;
+  observationCount: number[];
+  lastObserved: (string | null)[];
+  filePosition: number[];
+  contentHash: string[];
+  tags: string[][];
+  /** One digit per entry: 1 when its description is empty. */
+  emptyDescription: string;
+  /** One digit per entry: 1 when it is marked contested. */
+  contested: string;
+  sourceItems: number[];
+}
+
+const CATEGORY_LETTERS: Record<string, Category> = { a: "anti-patterns", h: "heuristics", p: "patterns" };
+const SCOPE_LETTERS: Record<string, Scope> = { l: "local", g: "global" };
+const CONFIDENCE_LETTERS: Record<string, Confidence> = { h: "high", m: "medium", l: "low" };
+
+// The columns of `entries`, whose lines are `lines`; null where this node has no CRC-32.
+function keptColumns(entries: readonly Entry[], lines: readonly Uint8Array[]): KeptColumns | null {
+  const crc32 = zlibCrc32();
+  if (crc32 === null) return null;
+  let checksum = 0;
+  for (const line of lines) checksum = crc32(line, checksum);
+  const facts = entries.map(candidateFacts);
+  return {
+    checksum,
+    category: entries.map((entry) => entry.category[0]).join(""),
+    scope: entries.map((entry) => entry.scope[0]).join(""),
+    confidence: entries.map((entry) => entry.confidence[0]).join(""),
+    observationCount: entries.map((entry) => entry.observationCount),
+    lastObserved: entries.map((entry) => entry.lastObserved),
+    filePosition: entries.map((entry) => entry.filePosition),
+    contentHash: entries.map((entry) => entry.contentHash),
+    tags: entries.map((entry) => entry.tags),
+    emptyDescription: facts.map((fact) => (fact.emptyDescription ? "1" : "0")).join(""),
+    contested: facts.map((fact) => (fact.contested ? "1" : "0")).join(""),
+    sourceItems: facts.map((fact) => fact.sourceItems),
+  };
+}
+
+// The entries on `lines` (the cache file after its second line), read lazily with `columns`;
+// null when the lines are not those the columns were kept with (their checksum), are not
+// `count`, or a column is damaged.
+function lazyEntries(lines: Buffer, columns: unknown, count: number): Entry[] | null {
+  const crc32 = zlibCrc32();
+  if (crc32 === null || !isKeptColumns(columns, count) || crc32(lines) !== columns.checksum) return null;
+  const entries: Entry[] = [];
+  for (let start = 0; start < lines.length; ) {
+    const end = lines.indexOf(10, start);
+    if (end < 0 || entries.length === count) return null;
+    const at = entries.length;
+    const entry = new KeptEntry(lines.subarray(start, end), {
+      category: CATEGORY_LETTERS[columns.category[at]!]!,
+      scope: SCOPE_LETTERS[columns.scope[at]!]!,
+      confidence: CONFIDENCE_LETTERS[columns.confidence[at]!]!,
+      observationCount: columns.observationCount[at]!,
+      lastObserved: columns.lastObserved[at]!,
+      filePosition: columns.filePosition[at]!,
+      contentHash: columns.contentHash[at]!,
+      tags: columns.tags[at]!,
+    }, { emptyDescription: columns.emptyDescription[at] === "1", contested: columns.contested[at] === "1", sourceItems: columns.sourceItems[at]! });
+    KEPT_LINES.set(entry, lines.subarray(start, end + 1));
+    entries.push(entry);
+    start = end + 1;
+  }
+  return entries.length === count ? entries : null;
+}
+
+function isKeptColumns(value: unknown, count: number): value is KeptColumns {
+  if (value === null || typeof value !== "object") return false;
+  const columns = value as Partial<Record<keyof KeptColumns, unknown>>;
+  const letters = (text: unknown, pattern: RegExp) => typeof text === "string" && text.length === count && pattern.test(text);
+  const list = (items: unknown, valid: (item: unknown) => boolean) => Array.isArray(items) && items.length === count && items.every(valid);
+  return (
+    Number.isSafeInteger(columns.checksum) &&
+    letters(columns.category, /^[ahp]*$/) &&
+    letters(columns.scope, /^[lg]*$/) &&
+    letters(columns.confidence, /^[hml]*$/) &&
+    letters(columns.emptyDescription, /^[01]*$/) &&
+    letters(columns.contested, /^[01]*$/) &&
+    list(columns.observationCount, (item) => typeof item === "number") &&
+    list(columns.lastObserved, (item) => item === null || typeof item === "string") &&
+    list(columns.filePosition, (item) => typeof item === "number") &&
+    list(columns.contentHash, (item) => typeof item === "string") &&
+    list(columns.tags, (item) => Array.isArray(item) && item.every((tag) => typeof tag === "string")) &&
+    list(columns.sourceItems, (item) => Number.isSafeInteger(item))
+  );
+}
+
+type ColumnFields = Pick<Entry, "category" | "scope" | "confidence" | "observationCount" | "lastObserved" | "filePosition" | "contentHash" | "tags">;
+
+/**
+ * A kept entry of a large file, read from its line when a field the columns lack is first asked
+ * for (its name, description, metadata…): a start after an edit ranks thousands of entries and
+ * shows twenty. Its line was checked with the others (the columns' checksum) before it was made.
+ */
+class KeptEntry implements Entry {
+  readonly category: Category;
+  readonly scope: Scope;
+  readonly confidence: Confidence;
+  readonly observationCount: number;
+  readonly lastObserved: string | null;
+  readonly filePosition: number;
+  readonly contentHash: string;
+  readonly tags: string[];
+  // Declared, not a field: a class with a computed field is code a bundle keeps even unused.
+  declare readonly [CANDIDATE_FACTS]: CandidateFacts;
+  #line: Uint8Array;
+  #full: Entry | undefined;
+
+  constructor(line: Uint8Array, fields: ColumnFields, facts: CandidateFacts) {
+    this.#line = line;
+    this.category = fields.category;
+    this.scope = fields.scope;
+    this.confidence = fields.confidence;
+    this.observationCount = fields.observationCount;
+    this.lastObserved = fields.lastObserved;
+    this.filePosition = fields.filePosition;
+    this.contentHash = fields.contentHash;
+    this.tags = fields.tags;
+    this[CANDIDATE_FACTS] = facts;
+  }
+
+  get name(): string {
+    return this.#entry().name;
+  }
+  get headerLine(): string {
+    return this.#entry().headerLine;
+  }
+  get description(): string {
+    return this.#entry().description;
+  }
+  get metadataText(): string {
+    return this.#entry().metadataText;
+  }
+  get metadata(): Record<string, string> {
+    return this.#entry().metadata;
+  }
+  get origin(): Entry["origin"] {
+    return this.#entry().origin;
+  }
+
+  /** All of it as a plain entry (what JSON and a spread of `plainEntry` see). */
+  toJSON(): Entry {
+    return this.#entry();
+  }
+
+  #entry(): Entry {
+    if (this.#full === undefined) {
+      const entry = JSON.parse(Buffer.from(this.#line.buffer, this.#line.byteOffset, this.#line.byteLength).toString("utf8")) as unknown;
+      // The line was checked (the columns' checksum) as kept from an entry: never otherwise.
+      if (!isEntry(entry)) throw new Error("a kept entry's line is not an entry although its checksum matched");
+      this.#full = entry;
+    }
+    return this.#full;
+  }
 }
 
 // The bytes of the lines entries were read from (`readFileEntries`), or of their like in an
@@ -265,7 +459,7 @@ export function entryLine(entry: Entry): Uint8Array {
  */
 export function keepLineOf(entry: Entry, earlier: Entry): void {
   const line = KEPT_LINES.get(earlier);
-  if (line !== undefined && sameJson(entry, earlier)) KEPT_LINES.set(entry, line);
+  if (line !== undefined && sameJson(entry, plainEntry(earlier))) KEPT_LINES.set(entry, line);
 }
 
 // Whether `JSON.stringify` gives the same text for both; false also for a few values it gives

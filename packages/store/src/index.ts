@@ -26,7 +26,7 @@ export { StoreError } from "./store-error.js";
 export type { StoreErrorCode } from "./store-error.js";
 export { LOCK_FILE, withStoreLock } from "./with-store-lock.js";
 export type { StoreLockOptions } from "./with-store-lock.js";
-export { prepareSessionInjection, SESSION_INDEX_MAX_LINES, SESSION_INDEX_SHARE, SESSION_MATCHES_IN_FULL, sessionIndex, trackedPlan } from "./prepare-session-injection.js";
+export { plainSessionInjection, prepareSessionInjection, SESSION_INDEX_MAX_LINES, SESSION_INDEX_SHARE, SESSION_MATCHES_IN_FULL, sessionIndex, trackedPlan } from "./prepare-session-injection.js";
 export type { SessionInjection } from "./prepare-session-injection.js";
 export { decodeRankingCache, encodeRankingCache } from "./ranking-cache-file.js";
 export type { RankingData } from "./ranking-cache-file.js";

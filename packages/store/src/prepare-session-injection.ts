@@ -1,4 +1,4 @@
-import { buildRelevanceIndex, entryOrders, injectionCandidates, planInjection, sharedHashPrefixes, type InjectionPlan, type InjectionIndex } from "@iflow-memory/ranker";
+import { buildRelevanceIndex, entryOrders, injectionCandidates, planInjection, plainEntry, sharedHashPrefixes, type InjectionPlan, type InjectionIndex } from "@iflow-memory/ranker";
 import type { EntryFileCache } from "./entry-file-cache.js";
 import { readConfig, type MemoryConfig } from "./read-config.js";
 import type { RankingData } from "./ranking-cache-file.js";
@@ -54,6 +54,19 @@ export async function prepareSessionInjection(options: { projectRoot: string; gl
   const ranking = { candidates, index: buildRelevanceIndex(candidates, undefined, sources.terms), orders: entryOrders(candidates), sharedHashPrefixes: sharedHashPrefixes(candidates) };
   const plan = planInjection({ candidates, limit: config.injectionLimit, maxChars: config.injectionMaxChars, ...sessionIndex(config), ranking: { orders: ranking.orders }, sharedHashPrefixes: ranking.sharedHashPrefixes });
   return { config, configWarnings, plan: trackedPlan(plan), ranking, warnings: sources.warnings };
+}
+
+/**
+ * The injection as a structured clone copies it whole, to post it from a worker thread: its
+ * candidates read lazily (a large file's kept entries, whose fields are getters a clone leaves
+ * out) made plain entries.
+ *
+ * @example
+ * port.postMessage(plainSessionInjection(await prepareSessionInjection(sources)));
+ */
+export function plainSessionInjection(injection: SessionInjection): SessionInjection {
+  const { ranking } = injection;
+  return ranking === undefined ? injection : { ...injection, ranking: { ...ranking, candidates: ranking.candidates.map(plainEntry) } };
 }
 
 /** Lines a session start's index names at most. */

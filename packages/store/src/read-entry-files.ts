@@ -91,8 +91,11 @@ async function readEntryFile(
   // entry on: the entries before it are the kept ones, as they were redacted and numbered.
   const resumed = kept === null || result.bytes === undefined ? null : grownFrom(result.bytes, kept);
   const from = resumed === null ? 0 : resumed.resume.filePosition - 1;
-  const parsed = parseKnowledgeBank(result.text, { ...file, path, ...(kept === null ? {} : { knownHashes: keptContentHashes(kept) }), ...(resumed === null ? {} : { from: resumed.resume }) });
-  const matched = kept === null ? [] : unchangedEntries(parsed.entries, kept);
+  // What the entries parsed are matched against: all kept, or those from the point parsed from
+  // (the entries before it, kept as they were, are left unread).
+  const earlier = kept === null ? null : from === 0 ? kept : { ...kept, entries: kept.entries.slice(from) };
+  const parsed = parseKnowledgeBank(result.text, { ...file, path, ...(earlier === null ? {} : { knownHashes: keptContentHashes(earlier) }), ...(resumed === null ? {} : { from: resumed.resume }) });
+  const matched = earlier === null ? [] : unchangedEntries(parsed.entries, earlier).map((at) => (at === undefined ? undefined : from + at));
   const unchanged = [...(kept?.terms.slice(0, from) ?? []), ...matched.map((at) => (at === undefined ? undefined : kept!.terms[at]))];
   const read = options.redact === undefined ? parsed : redactEntriesRead(parsed, options.redact, (at) => unchanged[from + at] !== undefined);
   // An unchanged entry still where it was is written again as the line it was kept on.
@@ -120,7 +123,9 @@ async function readEntryFile(
     ));
   }
   const tail = keep ? fileTail(result, all.entries, resumed, cache.tailMinBytes) : undefined;
-  const entries = { ...all, terms, vocabulary, ...(tail === undefined ? {} : { tail }) };
+  // A large file's entries are kept to be read lazily, as its tail is kept: from the same size on.
+  const lazy = keep && result.bytes !== undefined && result.bytes.length >= (cache.tailMinBytes ?? TAIL_MIN_BYTES);
+  const entries = { ...all, terms, vocabulary, ...(tail === undefined ? {} : { tail }), ...(lazy ? { lazy } : {}) };
   if (keep) await writeFileEntries(cache, path, state.stamp, how, entries);
   return entries;
 }

@@ -1,0 +1,139 @@
+import { appendFileSync, cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { buildRelevanceIndex, entryOrders, injectionCandidates, planInjection, sharedHashPrefixes } from "@iflow-memory/ranker";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { entryFileCachePath, type EntryFileCache } from "./entry-file-cache.js";
+import { prepareSessionInjection } from "./prepare-session-injection.js";
+import { encodeRankingCache } from "./ranking-cache-file.js";
+import { readMemorySources } from "./read-memory-sources.js";
+
+const CORPORA = resolve(__dirname, "../../../test/fixtures/corpora");
+const LEARNING = "\n### Heuristic: Check the retry budget first\nBefore raising a timeout, count the retries.\n- Observation count: 1\n";
+
+// The real 2026-04 bank and the example store, every file kept as a large one (`tailMinBytes: 0`:
+// the real bank's files are smaller than the default), on a clock a minute ahead (settled). A
+// learning marked contested is added to the bank, and a copy of it with a higher count and a
+// Source line of five provenances (cut to three when injected) to the store: the copy is kept,
+// the contest carried to it, its Source line cut — the candidates that are not passed on unread.
+function realSources() {
+  const root = mkdtempSync(join(tmpdir(), "iflow-file-lazy-"));
+  const projectRoot = join(root, "project");
+  const globalStoreDir = join(root, "store");
+  cpSync(join(CORPORA, "iflow-kb-2026-04/docs/knowledge-bank"), join(projectRoot, "docs/knowledge-bank"), { recursive: true });
+  cpSync(join(CORPORA, "global-store-example"), globalStoreDir, { recursive: true });
+  const patterns = join(projectRoot, "docs/knowledge-bank/patterns.md");
+  appendFileSync(patterns, "\n### Pattern: Pin the toolchain\nPin node and pnpm in CI.\n- Contested with: sha256:0123456789abcdef\n");
+  appendFileSync(join(globalStoreDir, "patterns.md"), "\n### Pattern: Pin the toolchain\nPin node and pnpm in CI.\n- Observation count: 4\n- Source: a, F1; b, F2; c, F3; d, F4; e, F5\n");
+  const cache: EntryFileCache = { dir: join(globalStoreDir, ".cache"), salt: "test 1", now: () => Date.now() + 60_000, tailMinBytes: 0 };
+  const heuristics = join(projectRoot, "docs/knowledge-bank/heuristics.md");
+  const read = (withCache = true) => readMemorySources({ projectRoot, globalStoreDir, includeGlobal: true, ...(withCache ? { cache, terms: true } : {}) });
+  return { projectRoot, globalStoreDir, cache, heuristics, read };
+}
+
+const plain = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
+const keptLines = (cache: EntryFileCache, path: string) => readFileSync(entryFileCachePath(cache, path), "utf8").split("\n").slice(0, -1);
+// How many times JSON.parse runs in `work`: once per entry line a read parses.
+async function parsesIn<T>(work: () => Promise<T> | T): Promise<{ result: T; parses: number }> {
+  const spy = vi.spyOn(JSON, "parse");
+  try {
+    const result = await work();
+    return { result, parses: spy.mock.calls.length };
+  } finally {
+    spy.mockRestore();
+  }
+}
+
+afterEach(() => vi.restoreAllMocks());
+
+describe("a large file's kept entries", () => {
+  it("are read without parsing their lines, and give what parsing the files gives", async () => {
+    const { read } = realSources();
+    const parsed = await read(false);
+    await read();
+    const { result: kept, parses } = await parsesIn(read);
+    // Two lines per cache file (its header and its terms), one entry per file for its tail: not 285 entries.
+    expect(kept.local.length + kept.global.length).toBeGreaterThan(280);
+    expect(parses).toBeLessThan(20);
+    expect(plain(kept.local)).toEqual(plain(parsed.local));
+    expect(plain(kept.global)).toEqual(plain(parsed.global));
+    expect(kept.warnings).toEqual(parsed.warnings);
+  });
+
+  it("are chosen from, indexed and put in today's order unread; what is shown is the same", async () => {
+    const { projectRoot, read } = realSources();
+    const parsed = await read(false);
+    await read();
+    const kept = await read();
+    const choose = (sources: typeof kept) => {
+      const candidates = injectionCandidates({ local: sources.local, global: sources.global, project: "project" });
+      return { candidates, index: buildRelevanceIndex(candidates, undefined, sources.terms), orders: entryOrders(candidates), sharedHashPrefixes: sharedHashPrefixes(candidates) };
+    };
+    const { result: lazy, parses } = await parsesIn(() => choose(kept));
+    // The two copies of the contested learning: read. The rest (18 copies of the bank's entries in
+    // the store among them) not.
+    expect(parses).toBeLessThanOrEqual(2);
+    const whole = choose(parsed);
+    expect(plain(lazy.candidates)).toEqual(plain(whole.candidates));
+    expect(lazy.candidates.find((entry) => entry.name === "Pin the toolchain")!.metadata.Source).toBe("c, F3; d, F4; e, F5 (and 2 earlier)");
+    expect(lazy.candidates.find((entry) => entry.name === "Pin the toolchain")!.metadata["Contested with"]).toBe("sha256:0123456789abcdef");
+    expect(lazy.index).toEqual(whole.index);
+    expect(lazy.orders).toEqual(whole.orders);
+    expect(lazy.sharedHashPrefixes).toEqual(whole.sharedHashPrefixes);
+    const plan = (ranking: typeof lazy) =>
+      planInjection({ candidates: ranking.candidates, limit: 20, maxChars: 9000, index: { fetch: "mcp", share: 0.7, maxLines: 150, matchesInFull: 5 }, ranking: { orders: ranking.orders }, sharedHashPrefixes: ranking.sharedHashPrefixes });
+    expect(plan(lazy).block).toBe(plan(whole).block);
+    expect(projectRoot).not.toBe("");
+  });
+
+  it("give the session's injection and ranking cache byte for byte as a read without a cache", async () => {
+    const { projectRoot, globalStoreDir, cache } = realSources();
+    const parsed = await prepareSessionInjection({ projectRoot, globalStoreDir });
+    await prepareSessionInjection({ projectRoot, globalStoreDir, fileCache: cache });
+    const kept = await prepareSessionInjection({ projectRoot, globalStoreDir, fileCache: cache });
+    expect(kept.plan).toEqual(parsed.plan);
+    expect(encodeRankingCache("f", kept.ranking!)).toBe(encodeRankingCache("f", parsed.ranking!));
+  });
+
+  it("after a learning is appended, leave the entries before it unread and give what parsing gives", async () => {
+    const { heuristics, read } = realSources();
+    await read();
+    appendFileSync(heuristics, LEARNING);
+    const { result: grown, parses } = await parsesIn(read);
+    expect(parses).toBeLessThan(30);
+    expect(plain(grown.local)).toEqual(plain((await read(false)).local));
+    expect(grown.local.at(-1)!.name).toBe("Check the retry budget first");
+    // Kept again, all of it lazily: the next read parses no entry either.
+    const { result: again, parses: parsesAgain } = await parsesIn(read);
+    expect(parsesAgain).toBeLessThan(20);
+    expect(plain(again.local)).toEqual(plain(grown.local));
+  });
+
+  it("are not trusted when a line or a column was damaged: the file is read anew and kept again", async () => {
+    const { cache, heuristics, read } = realSources();
+    const parsed = await read(false);
+    await read();
+    const path = entryFileCachePath(cache, heuristics);
+    const good = readFileSync(path, "utf8");
+    const lines = keptLines(cache, heuristics);
+    const meta = JSON.parse(lines[1]!) as { columns: Record<string, unknown> & { checksum: number; observationCount: number[]; category: string; sourceItems: number[] } };
+    const withColumns = (columns: Record<string, unknown>) => [lines[0], JSON.stringify({ ...meta, columns: { ...meta.columns, ...columns } }), ...lines.slice(2)].map((line) => `${line}\n`).join("");
+    const entry = JSON.parse(lines[2]!) as { name: string };
+    const damaged = [
+      // A line changed, its checksum not: as a disk or a hand would damage it.
+      [lines[0], lines[1], JSON.stringify({ ...entry, name: "changed" }), ...lines.slice(3)].map((line) => `${line}\n`).join(""),
+      withColumns({ checksum: meta.columns.checksum ^ 1 }),
+      withColumns({ observationCount: meta.columns.observationCount.slice(1) }),
+      withColumns({ category: `x${meta.columns.category.slice(1)}` }),
+      withColumns({ sourceItems: [0.5, ...meta.columns.sourceItems.slice(1)] }),
+      withColumns({ tags: "universal" }),
+      [lines[0], lines[1], ...lines.slice(3)].map((line) => `${line}\n`).join(""),
+    ];
+    for (const text of damaged) {
+      writeFileSync(path, text);
+      const again = await read();
+      expect(plain(again.local)).toEqual(plain(parsed.local));
+      expect(readFileSync(path, "utf8")).toBe(good);
+    }
+  });
+});
