@@ -247,7 +247,7 @@ const REDACTED = "[REDACTED]";
  * await writeFileEntries(cache, path, stamp, "local patterns redacted", { entries, warnings });
  */
 export async function writeFileEntries(cache: EntryFileCache, path: string, stamp: string, how: string, read: FileEntries): Promise<void> {
-  const lines = read.entries.map(entryLine);
+  const lines = entryLinePieces(read.entries).pieces;
   const columns = read.lazy === true ? keptColumns(read.entries, lines) : null;
   const first = `${header(cache, path, stamp, how)}\n${JSON.stringify({
     warnings: read.warnings,
@@ -289,7 +289,7 @@ const CATEGORY_LETTERS: Record<string, Category> = { a: "anti-patterns", h: "heu
 const SCOPE_LETTERS: Record<string, Scope> = { l: "local", g: "global" };
 const CONFIDENCE_LETTERS: Record<string, Confidence> = { h: "high", m: "medium", l: "low" };
 
-// The columns of `entries`, whose lines are `lines`; null where this node has no CRC-32.
+// The columns of `entries`, whose lines are `lines` (in pieces); null where this node has no CRC-32.
 function keptColumns(entries: readonly Entry[], lines: readonly Uint8Array[]): KeptColumns | null {
   const crc32 = zlibCrc32();
   if (crc32 === null) return null;
@@ -323,7 +323,7 @@ function lazyEntries(lines: Buffer, columns: unknown, count: number): Entry[] | 
     const end = lines.indexOf(10, start);
     if (end < 0 || entries.length === count) return null;
     const at = entries.length;
-    const entry = new KeptEntry(lines.subarray(start, end), {
+    const entry = new KeptEntry({ bytes: lines, start, end: end + 1 }, {
       category: CATEGORY_LETTERS[columns.category[at]!]!,
       scope: SCOPE_LETTERS[columns.scope[at]!]!,
       confidence: CONFIDENCE_LETTERS[columns.confidence[at]!]!,
@@ -333,7 +333,6 @@ function lazyEntries(lines: Buffer, columns: unknown, count: number): Entry[] | 
       contentHash: columns.contentHash[at]!,
       tags: columns.tags[at]!,
     }, { emptyDescription: columns.emptyDescription[at] === "1", contested: columns.contested[at] === "1", sourceItems: columns.sourceItems[at]! });
-    KEPT_LINES.set(entry, lines.subarray(start, end + 1));
     entries.push(entry);
     start = end + 1;
   }
@@ -377,13 +376,13 @@ class KeptEntry implements Entry {
   readonly filePosition: number;
   readonly contentHash: string;
   readonly tags: string[];
-  // Declared, not a field: a class with a computed field is code a bundle keeps even unused.
+  // Declared, not fields: a class with a computed field is code a bundle keeps even unused.
   declare readonly [CANDIDATE_FACTS]: CandidateFacts;
-  #line: Uint8Array;
+  declare readonly [KEPT_SPAN]: KeptSpan;
   #full: Entry | undefined;
 
-  constructor(line: Uint8Array, fields: ColumnFields, facts: CandidateFacts) {
-    this.#line = line;
+  constructor(span: KeptSpan, fields: ColumnFields, facts: CandidateFacts) {
+    this[KEPT_SPAN] = span;
     this.category = fields.category;
     this.scope = fields.scope;
     this.confidence = fields.confidence;
@@ -421,7 +420,8 @@ class KeptEntry implements Entry {
 
   #entry(): Entry {
     if (this.#full === undefined) {
-      const entry = JSON.parse(Buffer.from(this.#line.buffer, this.#line.byteOffset, this.#line.byteLength).toString("utf8")) as unknown;
+      const { bytes, start, end } = this[KEPT_SPAN];
+      const entry = JSON.parse(bytes.toString("utf8", start, end - 1)) as unknown;
       // The line was checked (the columns' checksum) as kept from an entry: never otherwise.
       if (!isEntry(entry)) throw new Error("a kept entry's line is not an entry although its checksum matched");
       this.#full = entry;
@@ -437,6 +437,19 @@ class KeptEntry implements Entry {
 // made them.
 const KEPT_LINES = ((globalThis as Record<symbol, unknown>)[Symbol.for("iflow-memory: kept entry lines")] ??= new WeakMap<Entry, Uint8Array>()) as WeakMap<Entry, Uint8Array>;
 
+/** Where a kept entry's line is (newline included) in the bytes of the cache it was read lazily from. */
+interface KeptSpan {
+  bytes: Buffer;
+  start: number;
+  end: number;
+}
+
+// Where an entry read lazily (`KeptEntry`) carries its `KeptSpan` (one symbol for every bundle:
+// one reads the entries, another writes them).
+const KEPT_SPAN: unique symbol = /* @__PURE__ */ Symbol.for("iflow-memory: kept entry span") as never;
+
+const keptSpan = (entry: Entry): KeptSpan | undefined => (entry as { [KEPT_SPAN]?: KeptSpan })[KEPT_SPAN];
+
 /**
  * An entry on a line of its own, as a cache keeps it: `JSON.stringify` of it and a newline, in
  * UTF-8 — the bytes it was read from when it came from a file's cache (or is the same as an
@@ -446,7 +459,51 @@ const KEPT_LINES = ((globalThis as Record<symbol, unknown>)[Symbol.for("iflow-me
  * writeFileAtomically(path, entries.map(entryLine));
  */
 export function entryLine(entry: Entry): Uint8Array {
-  return KEPT_LINES.get(entry) ?? encodeLossless(`${JSON.stringify(entry)}\n`);
+  return keptLine(entry) ?? encodeLossless(`${JSON.stringify(entry)}\n`);
+}
+
+// The bytes of the line an entry was read from, if it was read from a file's cache.
+function keptLine(entry: Entry): Uint8Array | undefined {
+  const span = keptSpan(entry);
+  return span === undefined ? KEPT_LINES.get(entry) : span.bytes.subarray(span.start, span.end);
+}
+
+/**
+ * `entryLine` of each entry, as few pieces as they allow: lines that follow one another in the
+ * bytes they were read from (a large file's kept entries, in their order) make one piece, so that
+ * a cache of thousands of them is written in a few; `lengths` has each line's length in bytes.
+ *
+ * @example
+ * const { pieces, lengths } = entryLinePieces(entries);
+ * writeFileAtomically(path, [firstLine, ...pieces]);
+ */
+export function entryLinePieces(entries: readonly Entry[]): { pieces: Uint8Array[]; lengths: number[] } {
+  const pieces: Uint8Array[] = [];
+  const lengths: number[] = [];
+  // The span being gathered: its bytes, start and end.
+  let bytes: Buffer | null = null;
+  let start = 0;
+  let end = 0;
+  for (const entry of entries) {
+    const span = keptSpan(entry);
+    if (span !== undefined) {
+      lengths.push(span.end - span.start);
+      if (span.bytes === bytes && span.start === end) {
+        end = span.end;
+        continue;
+      }
+      if (bytes !== null) pieces.push(bytes.subarray(start, end));
+      ({ bytes, start, end } = span);
+      continue;
+    }
+    if (bytes !== null) pieces.push(bytes.subarray(start, end));
+    bytes = null;
+    const line = entryLine(entry);
+    lengths.push(line.length);
+    pieces.push(line);
+  }
+  if (bytes !== null) pieces.push(bytes.subarray(start, end));
+  return { pieces, lengths };
 }
 
 /**
@@ -458,7 +515,7 @@ export function entryLine(entry: Entry): Uint8Array {
  * keepLineOf(read.entries[at], kept.entries[unchanged[at]]);
  */
 export function keepLineOf(entry: Entry, earlier: Entry): void {
-  const line = KEPT_LINES.get(earlier);
+  const line = keptLine(earlier);
   if (line !== undefined && sameJson(entry, plainEntry(earlier))) KEPT_LINES.set(entry, line);
 }
 

@@ -1,6 +1,6 @@
 import type { Category, Confidence, Entry, Scope } from "@iflow-memory/parser";
 import { indexTerms, type AnyRelevanceIndex, type EntryOrders, type RelevanceIndexReader } from "@iflow-memory/ranker";
-import { entryLine } from "./entry-file-cache.js";
+import { entryLinePieces } from "./entry-file-cache.js";
 import { encodeLossless } from "./lossless-utf8.js";
 
 /**
@@ -63,20 +63,21 @@ export function encodeRankingCache(fingerprint: string, ranking: RankingData): s
 /**
  * `encodeRankingCache`'s bytes in pieces (its first line, a piece per entry's line, the
  * postings), for `writeFileAtomically` to write one after the other: at 50,000 entries the file
- * is some 80 MB. Each entry's line is encoded once (`entryLine`: for an entry read from a file's
- * cache, the bytes it was read from), which gives the offsets of the first line.
+ * is some 80 MB. Each entry's line is encoded once (`entryLinePieces`: for an entry read from a
+ * file's cache, the bytes it was read from, lines that follow one another there in one piece),
+ * which gives the offsets of the first line.
  *
  * @example
  * writeFileAtomically(rankingCachePath(path), rankingCachePieces(fingerprint, injection.ranking));
  */
 export function rankingCachePieces(fingerprint: string, ranking: RankingData): Uint8Array[] {
   // An entry read from a file's cache is written as the bytes of its line there.
-  const lines = ranking.candidates.map(entryLine);
+  const { pieces: lines, lengths } = entryLinePieces(ranking.candidates);
   const offsets: number[] = [];
   let offset = 0;
-  for (const line of lines) {
+  for (const length of lengths) {
     offsets.push(offset);
-    offset += line.length;
+    offset += length;
   }
   offsets.push(offset);
   const postings = new Map(indexTerms(ranking.index));
