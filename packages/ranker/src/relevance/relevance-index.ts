@@ -244,13 +244,20 @@ export function buildRelevanceIndex<T extends Pick<Entry, "name" | "description"
 
   // An entry's weighted counts are summed in `counts` by number (its terms listed in `met` in the
   // order they come, as a per-entry Map would keep them; `metBy` holds the position + 1 of the
-  // last entry that met each) and its postings added to each term's list: no Map or posting
-  // object per entry and term. The lists are joined once at the end: appending to a string would
-  // make a tree of a rope's pieces per term, flattened only when the text is written.
-  const lists: string[][] = terms.map(() => []);
+  // last entry that met each), and its postings recorded as numbers — the term's, the entry's
+  // position and the count in hundredths, in typed arrays: no Map, object or string per entry
+  // and term while every entry is walked. Each term's postings text is made afterwards, from
+  // them, in one join: the strings of its postings die at once, and what a walk over thousands of
+  // entries keeps alive (which every garbage collection during it copies) is numbers alone.
   const counts = new Float64Array(terms.length);
   const metBy = new Int32Array(terms.length);
   const met: number[] = [];
+  // At most one posting per word.
+  const postingTerm = new Int32Array(used);
+  const postingEntry = new Int32Array(used);
+  const postingCount = new Int32Array(used);
+  const perTerm = new Int32Array(terms.length + 1);
+  let postingsMade = 0;
   for (let position = 0; position < entries.length; position++) {
     for (let field = 0; field < 3; field++) {
       const from = starts[position * 3 + field]!;
@@ -265,15 +272,35 @@ export function buildRelevanceIndex<T extends Pick<Entry, "name" | "description"
         counts[number]! += weight;
       }
     }
-    const key = position.toString(36);
     for (const number of met) {
-      lists[number]!.push(`${key}:${Math.max(1, Math.round(counts[number]! * 100)).toString(36)}`);
+      postingTerm[postingsMade] = number;
+      postingEntry[postingsMade] = position;
+      postingCount[postingsMade++] = Math.max(1, Math.round(counts[number]! * 100));
+      perTerm[number + 1]!++;
       counts[number] = 0;
     }
     met.length = 0;
   }
+  // The postings by term, in the order of the entries (a counting sort: `perTerm` becomes where
+  // each term's postings start).
+  for (let number = 0; number < terms.length; number++) perTerm[number + 1]! += perTerm[number]!;
+  const byTerm = new Int32Array(postingsMade);
+  const next = perTerm.slice(0, terms.length);
+  for (let made = 0; made < postingsMade; made++) byTerm[next[postingTerm[made]!]!++] = made;
   const postings = Object.create(null) as Record<string, string>;
-  terms.forEach((term, number) => (postings[term] = lists[number]!.join(",")));
+  const texts: string[] = [];
+  // Positions and counts in base 36, each made once (counts repeat: most are a few hundredths).
+  const keys = Array.from({ length: entries.length }, (_, position) => `${position.toString(36)}:`);
+  const countTexts: string[] = [];
+  terms.forEach((term, number) => {
+    for (let at = perTerm[number]!; at < perTerm[number + 1]!; at++) {
+      const made = byTerm[at]!;
+      const count = postingCount[made]!;
+      texts.push(keys[postingEntry[made]!]! + (countTexts[count] ??= count.toString(36)));
+    }
+    postings[term] = texts.join(",");
+    texts.length = 0;
+  });
   return { version: 2, documents: entries.length, postings };
 }
 
