@@ -2,6 +2,7 @@ import { join } from "node:path";
 import type { Category, Confidence, Entry, ParseResume, Scope } from "@iflow-memory/parser";
 import { CANDIDATE_FACTS, candidateFacts, plainEntry, type CandidateFacts, type NumberedTerms } from "@iflow-memory/ranker";
 import { zlibCrc32 } from "./crc32.js";
+import { LazyEntry } from "./lazy-entry.js";
 import { encodeLossless } from "./lossless-utf8.js";
 import { readUserFile } from "./read-user-file.js";
 import { SETTLE_MS } from "./settle-ms.js";
@@ -367,7 +368,7 @@ type ColumnFields = Pick<Entry, "category" | "scope" | "confidence" | "observati
  * for (its name, description, metadata…): a start after an edit ranks thousands of entries and
  * shows twenty. Its line was checked with the others (the columns' checksum) before it was made.
  */
-class KeptEntry implements Entry {
+class KeptEntry extends LazyEntry implements Entry {
   readonly category: Category;
   readonly scope: Scope;
   readonly confidence: Confidence;
@@ -382,6 +383,7 @@ class KeptEntry implements Entry {
   #full: Entry | undefined;
 
   constructor(span: KeptSpan, fields: ColumnFields, facts: CandidateFacts) {
+    super();
     this[KEPT_SPAN] = span;
     this.category = fields.category;
     this.scope = fields.scope;
@@ -394,31 +396,7 @@ class KeptEntry implements Entry {
     this[CANDIDATE_FACTS] = facts;
   }
 
-  get name(): string {
-    return this.#entry().name;
-  }
-  get headerLine(): string {
-    return this.#entry().headerLine;
-  }
-  get description(): string {
-    return this.#entry().description;
-  }
-  get metadataText(): string {
-    return this.#entry().metadataText;
-  }
-  get metadata(): Record<string, string> {
-    return this.#entry().metadata;
-  }
-  get origin(): Entry["origin"] {
-    return this.#entry().origin;
-  }
-
-  /** All of it as a plain entry (what JSON and a spread of `plainEntry` see). */
-  toJSON(): Entry {
-    return this.#entry();
-  }
-
-  #entry(): Entry {
+  protected whole(): Entry {
     if (this.#full === undefined) {
       const { bytes, start, end } = this[KEPT_SPAN];
       const entry = JSON.parse(bytes.toString("utf8", start, end - 1)) as unknown;

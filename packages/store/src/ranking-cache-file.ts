@@ -1,6 +1,7 @@
 import type { Category, Confidence, Entry, Scope } from "@iflow-memory/parser";
 import { indexTerms, type AnyRelevanceIndex, type EntryOrders, type RelevanceIndexReader } from "@iflow-memory/ranker";
 import { entryLinePieces } from "./entry-file-cache.js";
+import { LazyEntry } from "./lazy-entry.js";
 import { encodeLossless } from "./lossless-utf8.js";
 
 /**
@@ -205,7 +206,7 @@ function nameAtStart(text: string): string | null {
 }
 
 // An entry whose text is read from its cache line when first asked for.
-class CachedEntry implements Entry {
+class CachedEntry extends LazyEntry implements Entry {
   readonly category: Category;
   readonly observationCount: number;
   readonly confidence: Confidence;
@@ -219,6 +220,7 @@ class CachedEntry implements Entry {
   #name: string | undefined;
 
   constructor(readLine: (start: number, end: number) => string, start: number, end: number, fields: RankedFields) {
+    super();
     this.#readLine = readLine;
     this.#start = start;
     this.#end = end;
@@ -229,43 +231,23 @@ class CachedEntry implements Entry {
     this.scope = fields.scope;
   }
 
-  get name(): string {
+  override get name(): string {
     if (this.#full !== undefined) return this.#full.name;
     // An index line shows an entry's name alone: read from the start of its line, not all of it.
-    this.#name ??= nameAtStart(this.#readLine(this.#start, Math.min(this.#end, this.#start + NAME_BYTES))) ?? this.#entry().name;
+    this.#name ??= nameAtStart(this.#readLine(this.#start, Math.min(this.#end, this.#start + NAME_BYTES))) ?? this.whole().name;
     return this.#name;
   }
   get lastObserved(): string | null {
-    return this.#entry().lastObserved;
+    return this.whole().lastObserved;
   }
   get filePosition(): number {
-    return this.#entry().filePosition;
-  }
-  get headerLine(): string {
-    return this.#entry().headerLine;
-  }
-  get description(): string {
-    return this.#entry().description;
-  }
-  get metadataText(): string {
-    return this.#entry().metadataText;
-  }
-  get metadata(): Record<string, string> {
-    return this.#entry().metadata;
+    return this.whole().filePosition;
   }
   get tags(): string[] {
-    return this.#entry().tags;
-  }
-  get origin(): Entry["origin"] {
-    return this.#entry().origin;
+    return this.whole().tags;
   }
 
-  /** All of it as a plain entry (what JSON and structured clone see). */
-  toJSON(): Entry {
-    return this.#entry();
-  }
-
-  #entry(): Entry {
+  protected whole(): Entry {
     this.#full ??= JSON.parse(this.#readLine(this.#start, this.#end)) as Entry;
     return this.#full;
   }
