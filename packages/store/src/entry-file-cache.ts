@@ -2,7 +2,7 @@ import { join } from "node:path";
 import type { Category, Confidence, Entry, ParseResume, Scope } from "@iflow-memory/parser";
 import { CANDIDATE_FACTS, candidateFacts, plainEntry, type CandidateFacts, type NumberedTerms } from "@iflow-memory/ranker";
 import { zlibCrc32 } from "./crc32.js";
-import { LazyEntry } from "./lazy-entry.js";
+import { CATEGORY_LETTERS, CONFIDENCE_LETTERS, LazyEntry, SCOPE_LETTERS } from "./lazy-entry.js";
 import { encodeLossless } from "./lossless-utf8.js";
 import { readUserFile } from "./read-user-file.js";
 import { SETTLE_MS } from "./settle-ms.js";
@@ -285,10 +285,6 @@ interface KeptColumns {
   contested: string;
   sourceItems: number[];
 }
-
-const CATEGORY_LETTERS: Record<string, Category> = { a: "anti-patterns", h: "heuristics", p: "patterns" };
-const SCOPE_LETTERS: Record<string, Scope> = { l: "local", g: "global" };
-const CONFIDENCE_LETTERS: Record<string, Confidence> = { h: "high", m: "medium", l: "low" };
 
 // The columns of `entries`, whose lines are `lines` (in pieces); null where this node has no CRC-32.
 function keptColumns(entries: readonly Entry[], lines: readonly Uint8Array[]): KeptColumns | null {

@@ -1,4 +1,9 @@
-import type { Entry } from "@iflow-memory/parser";
+import type { Category, Confidence, Entry, Scope } from "@iflow-memory/parser";
+
+// How the caches of lazily read entries write an entry's category, confidence and scope: one letter each.
+export const CATEGORY_LETTERS: Record<string, Category> = { a: "anti-patterns", h: "heuristics", p: "patterns" };
+export const CONFIDENCE_LETTERS: Record<string, Confidence> = { h: "high", m: "medium", l: "low" };
+export const SCOPE_LETTERS: Record<string, Scope> = { l: "local", g: "global" };
 
 /**
  * An entry whose text is parsed from a cache's line when first asked for (`whole`, once): a

@@ -1,7 +1,7 @@
 import type { Category, Confidence, Entry, Scope } from "@iflow-memory/parser";
 import { indexTerms, type AnyRelevanceIndex, type EntryOrders, type RelevanceIndexReader } from "@iflow-memory/ranker";
 import { entryLinePieces } from "./entry-file-cache.js";
-import { LazyEntry } from "./lazy-entry.js";
+import { CATEGORY_LETTERS, CONFIDENCE_LETTERS, LazyEntry, SCOPE_LETTERS } from "./lazy-entry.js";
 import { encodeLossless } from "./lossless-utf8.js";
 
 /**
@@ -43,8 +43,6 @@ interface RankingHeader {
   sharedHashPrefixes: string[];
 }
 
-const CONFIDENCE: Record<string, Confidence> = { h: "high", m: "medium", l: "low" };
-const CATEGORY: Record<string, Category> = { a: "anti-patterns", h: "heuristics", p: "patterns" };
 
 /**
  * The ranking cache file's text: a first line of JSON with what a ranking reads of every entry
@@ -145,11 +143,11 @@ export function decodeRankingCacheHeader(header: string, fingerprint: string, bo
     const end = parsed.offsets[at + 1]! - 1;
     candidates.push(
       new CachedEntry(readLine, start, end, {
-        category: CATEGORY[parsed.category[at]!]!,
+        category: CATEGORY_LETTERS[parsed.category[at]!]!,
         observationCount: parsed.observationCount[at]!,
-        confidence: CONFIDENCE[parsed.confidence[at]!]!,
+        confidence: CONFIDENCE_LETTERS[parsed.confidence[at]!]!,
         contentHash: parsed.contentHash[at]!,
-        scope: parsed.scope[at] === "g" ? "global" : "local",
+        scope: SCOPE_LETTERS[parsed.scope[at]!] ?? "local",
       }),
     );
   }
