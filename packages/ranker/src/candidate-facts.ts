@@ -75,9 +75,14 @@ export function sourceKey(entry: Entry): string | undefined {
   return Object.keys(entry.metadata).find((name) => name.toLowerCase() === "source");
 }
 
-/** The provenances of a `Source` value, trimmed, empty ones left out. */
-export function sourceItems(value: string): string[] {
-  return value
+/**
+ * The provenance items of a `Source` value, trimmed, empty ones left out.
+ *
+ * @example
+ * sourceItems("a, Feature #1; b, Feature #2;"); // ["a, Feature #1", "b, Feature #2"]
+ */
+export function sourceItems(source: string | undefined): string[] {
+  return (source ?? "")
     .split(";")
     .map((item) => item.trim())
     .filter((item) => item !== "");

@@ -32,5 +32,5 @@ export { tokenizeText } from "./relevance/tokenize-text.js";
 export { formatIndexLine, formatMemoryIndex, INDEX_CATEGORY_TITLES, INDEX_HASH_DIGITS, MEMORY_INDEX_HEADINGS, sharedHashPrefixes, shortHashes, withIndexFetch } from "./format-memory-index.js";
 export type { MemoryFetch } from "./format-memory-index.js";
 export { boundSourceLine, SOURCE_SHOWN } from "./bound-source-line.js";
-export { CANDIDATE_FACTS, candidateFacts, hasEmptyDescription, isContested, plainEntry, sourceItemCount } from "./candidate-facts.js";
+export { CANDIDATE_FACTS, candidateFacts, hasEmptyDescription, isContested, plainEntry, sourceItemCount, sourceItems } from "./candidate-facts.js";
 export type { CandidateFacts } from "./candidate-facts.js";

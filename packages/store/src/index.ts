@@ -56,7 +56,9 @@ export type { LessonsChange, LessonsRead, LessonsState } from "./lessons-store.j
 export { addLesson, auditCheck, decayLessonsInDirectory, extractLessonsFromEvents, forgetLesson, injectLessons, readEffectiveness } from "./manage-lessons.js";
 export type { ExtractReport } from "./manage-lessons.js";
 export { gatherProjectFacts } from "./gather-project-facts.js";
-export { appendGlobalEntry, formatGlobalEntry, globalStoreHeader, recordMetadata, recordObservation, sourceItems } from "./promotion/index.js";
+export { appendGlobalEntry, formatGlobalEntry, globalStoreHeader, recordMetadata, recordObservation } from "./promotion/index.js";
+// What the global store's Source lines hold is read as ranking reads it.
+export { sourceItems } from "@iflow-memory/ranker";
 export type { GlobalEntryFields } from "./promotion/index.js";
 export { PROMOTIONS_FILE, promoteEntries } from "./promotion/index.js";
 export type { PromoteOptions, PromoteResult, PromoteSelection, PromotedEntry } from "./promotion/index.js";

@@ -2,11 +2,12 @@ import { constants, statSync } from "node:fs";
 import { open, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { parseKnowledgeBank, type Category, type Entry } from "@iflow-memory/parser";
+import { sourceItems } from "@iflow-memory/ranker";
 import type { FileWrite } from "../commit-files.js";
 import { decodeLossless, encodeLossless } from "../lossless-utf8.js";
 import { readUserFile, readUserFileSync } from "../read-user-file.js";
 import { StoreError } from "../store-error.js";
-import { appendGlobalEntry, recordObservation, sourceItems } from "./global-store-text.js";
+import { appendGlobalEntry, recordObservation } from "./global-store-text.js";
 import {
   contentChecksum,
   createPromotionIndex,

@@ -111,11 +111,6 @@ export function provenanceOf(project: string, feature: string | undefined): stri
   return feature === undefined ? escapeProvenanceName(project) : `${escapeProvenanceName(project)}, Feature #${escapeProvenanceName(feature)}`;
 }
 
-/** The provenance items of a `Source` value: "a, Feature #1; b, Feature #2" → ["a, Feature #1", "b, Feature #2"]. */
-export function sourceItems(source: string | undefined): string[] {
-  return (source ?? "").split(";").map((item) => item.trim()).filter((item) => item !== "");
-}
-
 /**
  * The file with a metadata line set on the entry whose header is on `headerLine` (replaced if
  * the key is there, else added after the entry's last line; removed when the value is empty and
