@@ -5,7 +5,7 @@ export { readGlobalStore, resolveGlobalStoreDir } from "./read-global-store.js";
 export { knowledgeBankDir, readKnowledgeBank } from "./read-knowledge-bank.js";
 export type { KnowledgeBankRead } from "./read-knowledge-bank.js";
 export type { EntriesRead, ReadEntryFilesOptions } from "./read-entry-files.js";
-export type { EntryFileCache } from "./entry-file-cache.js";
+export type { EntryFileCache } from "./caches/index.js";
 export { injectMemory } from "./inject-memory.js";
 export type { InjectMemoryOptions, InjectMemoryResult } from "./inject-memory.js";
 export { readMemorySources } from "./read-memory-sources.js";
@@ -17,7 +17,7 @@ export type { UserFileOptions, UserFileResult } from "./read-user-file.js";
 export { formatWarning } from "./store-warning.js";
 export type { StoreWarning } from "./store-warning.js";
 export { writeFileAtomically } from "./write-file-atomically.js";
-export { CACHE_MAX_AGE_MS, pruneStoreCache } from "./prune-store-cache.js";
+export { CACHE_MAX_AGE_MS, pruneStoreCache } from "./caches/index.js";
 export { createTrackingRecord, projectName, trackInjection, trackingPath, writeTracking } from "./write-tracking.js";
 export type { TrackedPlan, TrackingRecord } from "./write-tracking.js";
 export { COMMIT_JOURNAL, commitFiles, recoverCommit } from "./commit-files.js";
@@ -28,8 +28,8 @@ export { LOCK_FILE, withStoreLock } from "./with-store-lock.js";
 export type { StoreLockOptions } from "./with-store-lock.js";
 export { plainSessionInjection, prepareSessionInjection, SESSION_INDEX_MAX_LINES, SESSION_INDEX_SHARE, SESSION_MATCHES_IN_FULL, sessionIndex, trackedPlan } from "./prepare-session-injection.js";
 export type { SessionInjection } from "./prepare-session-injection.js";
-export { decodeRankingCache, encodeRankingCache } from "./ranking-cache-file.js";
-export type { RankingData } from "./ranking-cache-file.js";
+export { decodeRankingCache, encodeRankingCache } from "./caches/index.js";
+export type { RankingData } from "./caches/index.js";
 export {
   claimCacheRefresh,
   entryFileCache,
@@ -47,10 +47,10 @@ export {
   storeCacheDir,
   writeCachedInjection,
   writeCachedPlan,
-} from "./injection-cache.js";
-export type { InjectionFingerprint, RefreshClaim } from "./injection-cache.js";
+} from "./caches/index.js";
+export type { InjectionFingerprint, RefreshClaim } from "./caches/index.js";
 export { SETTLE_MS } from "./settle-ms.js";
-export { MEMORY_CACHE_FORMAT, MEMORY_CACHE_SALT } from "./memory-cache-salt.js";
+export { MEMORY_CACHE_FORMAT, MEMORY_CACHE_SALT } from "./caches/index.js";
 export { DEFAULT_LESSONS_DIR, LESSONS_STATE_FILE, readLessons, updateLessons } from "./lessons-store.js";
 export type { LessonsChange, LessonsRead, LessonsState } from "./lessons-store.js";
 export { addLesson, auditCheck, decayLessonsInDirectory, extractLessonsFromEvents, forgetLesson, injectLessons, readEffectiveness } from "./manage-lessons.js";
@@ -70,7 +70,7 @@ export { exportRules, GENERATED_MARKER } from "./export-rules.js";
 export { updateSettingsFile } from "./update-settings-file.js";
 export { revertSettingsFile } from "./revert-settings-file.js";
 export type { SettingsRevertOutcome } from "./revert-settings-file.js";
-export { removeStoreCache } from "./remove-store-cache.js";
+export { removeStoreCache } from "./caches/index.js";
 export { updateTextFile } from "./update-text-file.js";
 export { isoTimestamp } from "./iso-timestamp.js";
 export { planPromptRecall, planSessionStart, PROMPT_RECALL_MAX_CHARS, sessionQuery, readSessionLedger, recordInSessionLedger, SESSION_LEDGER_MAX_AGE_MS, sessionLedgerPath } from "./relevance/index.js";

@@ -1,5 +1,5 @@
 import { planInjection, type InjectionIndex, type InjectionPlan, type RelevanceQuery } from "@iflow-memory/ranker";
-import type { EntryFileCache } from "./entry-file-cache.js";
+import type { EntryFileCache } from "./caches/entry-file-cache.js";
 import { readFeedback } from "./read-feedback.js";
 import { readMemorySources } from "./read-memory-sources.js";
 import type { StoreWarning } from "./store-warning.js";

@@ -1,7 +1,7 @@
 import { buildRelevanceIndex, entryOrders, injectionCandidates, planInjection, plainEntry, sharedHashPrefixes, type InjectionPlan, type InjectionIndex } from "@iflow-memory/ranker";
-import type { EntryFileCache } from "./entry-file-cache.js";
+import type { EntryFileCache } from "./caches/entry-file-cache.js";
 import { readConfig, type MemoryConfig } from "./read-config.js";
-import type { RankingData } from "./ranking-cache-file.js";
+import type { RankingData } from "./caches/ranking-cache-file.js";
 import { readMemorySources } from "./read-memory-sources.js";
 import type { StoreWarning } from "./store-warning.js";
 import { projectName, type TrackedPlan } from "./write-tracking.js";

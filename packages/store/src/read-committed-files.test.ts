@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { makeTempDir } from "@iflow-memory/test-utils";
 import { describe, expect, it } from "vitest";
 import { COMMIT_JOURNAL } from "./commit-files.js";
-import { entryFileCachePath } from "./entry-file-cache.js";
+import { entryFileCachePath } from "./caches/entry-file-cache.js";
 import { readCommittedFiles } from "./read-committed-files.js";
 import { readGlobalStore } from "./read-global-store.js";
 import { readTextFile } from "./read-text-file.js";

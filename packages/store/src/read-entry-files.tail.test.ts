@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { crc32 } from "node:zlib";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { entryFileCachePath, type EntryFileCache, type FileTail } from "./entry-file-cache.js";
+import { entryFileCachePath, type EntryFileCache, type FileTail } from "./caches/entry-file-cache.js";
 import { readMemorySources } from "./read-memory-sources.js";
 
 const CORPORA = resolve(__dirname, "../../../test/fixtures/corpora");

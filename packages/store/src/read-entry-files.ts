@@ -15,7 +15,7 @@ import {
   type FileEntries,
   type FileTail,
   type KeptFileEntries,
-} from "./entry-file-cache.js";
+} from "./caches/entry-file-cache.js";
 import { readCommittedFiles } from "./read-committed-files.js";
 import { readTextFile } from "./read-text-file.js";
 import { redactEntriesRead } from "./redact-entries-read.js";

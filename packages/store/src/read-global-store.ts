@@ -1,6 +1,6 @@
 import { homedir } from "node:os";
 import { join } from "node:path";
-import type { EntryFileCache } from "./entry-file-cache.js";
+import type { EntryFileCache } from "./caches/entry-file-cache.js";
 import { readEntryFiles, type EntriesRead } from "./read-entry-files.js";
 
 /**

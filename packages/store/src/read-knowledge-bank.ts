@@ -1,7 +1,7 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { CATEGORIES } from "@iflow-memory/parser";
-import type { EntryFileCache } from "./entry-file-cache.js";
+import type { EntryFileCache } from "./caches/entry-file-cache.js";
 import { readEntryFiles, type EntriesRead } from "./read-entry-files.js";
 
 export interface KnowledgeBankRead extends EntriesRead {

@@ -1,6 +1,6 @@
 import type { Entry } from "@iflow-memory/parser";
 import type { NumberedTerms } from "@iflow-memory/ranker";
-import type { EntryFileCache } from "./entry-file-cache.js";
+import type { EntryFileCache } from "./caches/entry-file-cache.js";
 import type { EntriesRead } from "./read-entry-files.js";
 import { readGlobalStore } from "./read-global-store.js";
 import { readKnowledgeBank } from "./read-knowledge-bank.js";

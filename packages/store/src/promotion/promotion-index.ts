@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { join } from "node:path";
 import type { Category } from "@iflow-memory/parser";
 import { zlibCrc32 } from "../crc32.js";
-import { storeCacheDir } from "../injection-cache.js";
+import { storeCacheDir } from "../caches/injection-cache.js";
 import { SETTLE_MS } from "../settle-ms.js";
 import { readUserFileSync } from "../read-user-file.js";
 import { writeFileAtomically } from "../write-file-atomically.js";

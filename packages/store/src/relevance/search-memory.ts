@@ -1,7 +1,7 @@
 import type { Entry } from "@iflow-memory/parser";
 import { buildRelevanceIndex, entryOrders, injectionCandidates, rankEntries, SEARCH_FLOOR, type AnyRelevanceIndex, type EntryOrders, type RankedEntry } from "@iflow-memory/ranker";
-import { injectionFingerprint, type InjectionFingerprint } from "../injection-cache.js";
-import { MEMORY_CACHE_SALT } from "../memory-cache-salt.js";
+import { injectionFingerprint, type InjectionFingerprint } from "../caches/injection-cache.js";
+import { MEMORY_CACHE_SALT } from "../caches/memory-cache-salt.js";
 import { readFeedback } from "../read-feedback.js";
 import { readMemorySources, type MemorySources } from "../read-memory-sources.js";
 import type { StoreWarning } from "../store-warning.js";

@@ -5,8 +5,8 @@ import { buildRelevanceIndex, entryOrders, injectionCandidates, rankEntries, SEA
 import { copyCorpus, makeTempDir } from "@iflow-memory/test-utils";
 import { describe, expect, it } from "vitest";
 import { recordFeedback } from "../feedback.js";
-import { injectionCachePath, injectionFingerprint, rankingCachePath, readCachedRanking, writeCachedInjection } from "../injection-cache.js";
-import { MEMORY_CACHE_SALT } from "../memory-cache-salt.js";
+import { injectionCachePath, injectionFingerprint, rankingCachePath, readCachedRanking, writeCachedInjection } from "../caches/injection-cache.js";
+import { MEMORY_CACHE_SALT } from "../caches/memory-cache-salt.js";
 import { prepareSessionInjection } from "../prepare-session-injection.js";
 import { readFeedback } from "../read-feedback.js";
 import { readMemorySources } from "../read-memory-sources.js";

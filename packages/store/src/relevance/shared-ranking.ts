@@ -1,6 +1,6 @@
-import { injectionCachePath, readCachedInjection, readCachedRanking, writeCachedInjection, type InjectionFingerprint } from "../injection-cache.js";
+import { injectionCachePath, readCachedInjection, readCachedRanking, writeCachedInjection, type InjectionFingerprint } from "../caches/injection-cache.js";
 import { prepareSessionInjection, type SessionInjection } from "../prepare-session-injection.js";
-import type { RankingData } from "../ranking-cache-file.js";
+import type { RankingData } from "../caches/ranking-cache-file.js";
 import type { StoreWarning } from "../store-warning.js";
 
 /** What `sharedRanking` found: the candidates and index a search of everything ranks, and what reading the files said. */

@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { entryOrders, indexTerms, planInjection, termPostings, type RelevanceIndex } from "@iflow-memory/ranker";
 import { CORPORA_DIR } from "@iflow-memory/test-utils";
 import { describe, expect, it } from "vitest";
-import { prepareSessionInjection } from "./prepare-session-injection.js";
+import { prepareSessionInjection } from "../prepare-session-injection.js";
 import { decodeRankingCache, encodeRankingCache } from "./ranking-cache-file.js";
 
 const sources = { projectRoot: join(CORPORA_DIR, "iflow-kb-2026-04"), globalStoreDir: join(CORPORA_DIR, "global-store-example") };

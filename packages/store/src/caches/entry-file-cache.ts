@@ -1,15 +1,15 @@
 import { join } from "node:path";
 import type { Category, Confidence, Entry, ParseResume, Scope } from "@iflow-memory/parser";
 import { CANDIDATE_FACTS, candidateFacts, plainEntry, type CandidateFacts, type NumberedTerms } from "@iflow-memory/ranker";
-import { zlibCrc32 } from "./crc32.js";
+import { zlibCrc32 } from "../crc32.js";
 import { CATEGORY_LETTERS, CONFIDENCE_LETTERS, LazyEntry, SCOPE_LETTERS } from "./lazy-entry.js";
-import { encodeLossless } from "./lossless-utf8.js";
-import { readUserFile } from "./read-user-file.js";
-import { SETTLE_MS } from "./settle-ms.js";
-import { shortHash } from "./short-hash.js";
-import type { StoreWarning } from "./store-warning.js";
-import { writeFileAtomically } from "./write-file-atomically.js";
-import { statOrNull } from "./stat-or-null.js";
+import { encodeLossless } from "../lossless-utf8.js";
+import { readUserFile } from "../read-user-file.js";
+import { SETTLE_MS } from "../settle-ms.js";
+import { shortHash } from "../short-hash.js";
+import type { StoreWarning } from "../store-warning.js";
+import { writeFileAtomically } from "../write-file-atomically.js";
+import { statOrNull } from "../stat-or-null.js";
 
 /**
  * Where one memory file's entries are kept once read, and what makes them valid: `dir` is the

@@ -5,12 +5,12 @@ import { buildRelevanceIndex, injectionCandidates, numberedFieldTerms } from "@i
 import { describe, expect, it } from "vitest";
 import { entryFileCachePath, type EntryFileCache } from "./entry-file-cache.js";
 import { encodeRankingCache } from "./ranking-cache-file.js";
-import { prepareSessionInjection } from "./prepare-session-injection.js";
-import { readKnowledgeBank } from "./read-knowledge-bank.js";
-import { readMemorySources } from "./read-memory-sources.js";
-import { planSessionStart } from "./relevance/plan-session-injection.js";
+import { prepareSessionInjection } from "../prepare-session-injection.js";
+import { readKnowledgeBank } from "../read-knowledge-bank.js";
+import { readMemorySources } from "../read-memory-sources.js";
+import { planSessionStart } from "../relevance/plan-session-injection.js";
 
-const CORPORA = resolve(__dirname, "../../../test/fixtures/corpora");
+const CORPORA = resolve(__dirname, "../../../../test/fixtures/corpora");
 
 // A project with the real 2026-04 bank and a global store with the example store's entries.
 function realSources(): { projectRoot: string; globalStoreDir: string; cache: EntryFileCache } {

@@ -4,11 +4,11 @@ import { join, resolve } from "node:path";
 import { buildRelevanceIndex, entryOrders, injectionCandidates, planInjection, sharedHashPrefixes } from "@iflow-memory/ranker";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { entryFileCachePath, type EntryFileCache } from "./entry-file-cache.js";
-import { prepareSessionInjection } from "./prepare-session-injection.js";
+import { prepareSessionInjection } from "../prepare-session-injection.js";
 import { encodeRankingCache } from "./ranking-cache-file.js";
-import { readMemorySources } from "./read-memory-sources.js";
+import { readMemorySources } from "../read-memory-sources.js";
 
-const CORPORA = resolve(__dirname, "../../../test/fixtures/corpora");
+const CORPORA = resolve(__dirname, "../../../../test/fixtures/corpora");
 const LEARNING = "\n### Heuristic: Check the retry budget first\nBefore raising a timeout, count the retries.\n- Observation count: 1\n";
 
 // The real 2026-04 bank and the example store, every file kept as a large one (`tailMinBytes: 0`:

@@ -21,7 +21,7 @@ import {
   writeCachedInjection,
   writeCachedPlan,
 } from "./injection-cache.js";
-import { prepareSessionInjection } from "./prepare-session-injection.js";
+import { prepareSessionInjection } from "../prepare-session-injection.js";
 import type { RankingData } from "./ranking-cache-file.js";
 
 function project(): { projectRoot: string; globalStoreDir: string } {

@@ -3,17 +3,17 @@ import { dirname, join } from "node:path";
 import { CATEGORIES } from "@iflow-memory/parser";
 import { entryFileCachePath, type EntryFileCache } from "./entry-file-cache.js";
 import { MEMORY_CACHE_SALT } from "./memory-cache-salt.js";
-import type { SessionInjection } from "./prepare-session-injection.js";
-import type { SessionPlan } from "./relevance/plan-session-injection.js";
-import { SETTLE_MS } from "./settle-ms.js";
-import { configPath, isMemoryConfig } from "./read-config.js";
-import { FEEDBACK_FILE } from "./read-feedback.js";
-import { knowledgeBankDir } from "./read-knowledge-bank.js";
-import { readTextFileSync } from "./read-text-file.js";
+import type { SessionInjection } from "../prepare-session-injection.js";
+import type { SessionPlan } from "../relevance/plan-session-injection.js";
+import { SETTLE_MS } from "../settle-ms.js";
+import { configPath, isMemoryConfig } from "../read-config.js";
+import { FEEDBACK_FILE } from "../read-feedback.js";
+import { knowledgeBankDir } from "../read-knowledge-bank.js";
+import { readTextFileSync } from "../read-text-file.js";
 import { pruneStoreCache } from "./prune-store-cache.js";
 import { decodeRankingCacheHeader, rankingCachePieces, type RankingData } from "./ranking-cache-file.js";
-import { shortHash } from "./short-hash.js";
-import { writeFileAtomically } from "./write-file-atomically.js";
+import { shortHash } from "../short-hash.js";
+import { writeFileAtomically } from "../write-file-atomically.js";
 
 
 export interface InjectionFingerprint {
