@@ -1,8 +1,6 @@
 import { join } from "node:path";
-import type { Category, Confidence, Entry, ParseResume, Scope } from "@iflow-memory/parser";
-import { CANDIDATE_FACTS, candidateFacts, plainEntry, type CandidateFacts, type NumberedTerms } from "@iflow-memory/ranker";
-import { zlibCrc32 } from "../crc32.js";
-import { CATEGORY_LETTERS, CONFIDENCE_LETTERS, LazyEntry, SCOPE_LETTERS } from "./lazy-entry.js";
+import type { Entry, ParseResume } from "@iflow-memory/parser";
+import { plainEntry, type NumberedTerms } from "@iflow-memory/ranker";
 import { encodeLossless } from "../lossless-utf8.js";
 import { readUserFile } from "../read-user-file.js";
 import { SETTLE_MS } from "../settle-ms.js";
@@ -10,6 +8,7 @@ import { shortHash } from "../short-hash.js";
 import type { StoreWarning } from "../store-warning.js";
 import { writeFileAtomically } from "../write-file-atomically.js";
 import { statOrNull } from "../stat-or-null.js";
+import { isEntry, keptColumns, keptSpan, lazyEntries } from "./kept-entries.js";
 
 /**
  * Where one memory file's entries are kept once read, and what makes them valid: `dir` is the
@@ -168,30 +167,6 @@ function isTail(value: unknown): value is FileTail {
   return whole(bytes, 0) && whole(checksum, 0) && whole(resume.offset, 0) && whole(resume.line, 1) && whole(resume.filePosition, 1);
 }
 
-// Whether a kept line gave an entry: every field of the type the parser gives it, metadata values
-// and tags strings (what reading, redacting, matching and ranking entries take them to be).
-function isEntry(value: unknown): value is Entry {
-  if (value === null || typeof value !== "object") return false;
-  const entry = value as Record<string, unknown>;
-  const { metadata, tags, origin } = entry;
-  if (typeof metadata !== "object" || metadata === null || !Array.isArray(tags) || typeof origin !== "object" || origin === null) return false;
-  for (const key in metadata) if (typeof (metadata as Record<string, unknown>)[key] !== "string") return false;
-  for (const tag of tags) if (typeof tag !== "string") return false;
-  return (
-    typeof entry.name === "string" &&
-    typeof entry.headerLine === "string" &&
-    typeof entry.category === "string" &&
-    typeof entry.description === "string" &&
-    typeof entry.metadataText === "string" &&
-    typeof entry.observationCount === "number" &&
-    typeof entry.confidence === "string" &&
-    (entry.lastObserved === null || typeof entry.lastObserved === "string") &&
-    typeof entry.filePosition === "number" &&
-    typeof entry.contentHash === "string" &&
-    typeof entry.scope === "string"
-  );
-}
-
 // The stamp a cache file's first line names: with it, `header` gives that line again when the file
 // was kept for this path, read this way, by this build.
 function stampOf(first: unknown): string {
@@ -261,168 +236,12 @@ export async function writeFileEntries(cache: EntryFileCache, path: string, stam
   await writeFileAtomically(entryFileCachePath(cache, path), [encodeLossless(first), ...lines], { durable: false }).catch(() => undefined);
 }
 
-/**
- * What is read of every kept entry of a large file without parsing its line (`KeptEntry`): the
- * fields a ranking and today's order read, its tags and `CandidateFacts`, one list per field;
- * and the CRC-32 of the entries' lines, checked before any of them is trusted unread.
- */
-interface KeptColumns {
-  checksum: number;
-  /** One letter per entry: a(nti-patterns), h(euristics), p(atterns). */
-  category: string;
-  /** One letter per entry: l(ocal), g(lobal). */
-  scope: string;
-  /** One letter per entry: h(igh), m(edium), l(ow). */
-  confidence: string;
-  observationCount: number[];
-  lastObserved: (string | null)[];
-  filePosition: number[];
-  contentHash: string[];
-  tags: string[][];
-  /** One digit per entry: 1 when its description is empty. */
-  emptyDescription: string;
-  /** One digit per entry: 1 when it is marked contested. */
-  contested: string;
-  sourceItems: number[];
-}
-
-// The columns of `entries`, whose lines are `lines` (in pieces); null where this node has no CRC-32.
-function keptColumns(entries: readonly Entry[], lines: readonly Uint8Array[]): KeptColumns | null {
-  const crc32 = zlibCrc32();
-  if (crc32 === null) return null;
-  let checksum = 0;
-  for (const line of lines) checksum = crc32(line, checksum);
-  const facts = entries.map(candidateFacts);
-  return {
-    checksum,
-    category: entries.map((entry) => entry.category[0]).join(""),
-    scope: entries.map((entry) => entry.scope[0]).join(""),
-    confidence: entries.map((entry) => entry.confidence[0]).join(""),
-    observationCount: entries.map((entry) => entry.observationCount),
-    lastObserved: entries.map((entry) => entry.lastObserved),
-    filePosition: entries.map((entry) => entry.filePosition),
-    contentHash: entries.map((entry) => entry.contentHash),
-    tags: entries.map((entry) => entry.tags),
-    emptyDescription: facts.map((fact) => (fact.emptyDescription ? "1" : "0")).join(""),
-    contested: facts.map((fact) => (fact.contested ? "1" : "0")).join(""),
-    sourceItems: facts.map((fact) => fact.sourceItems),
-  };
-}
-
-// The entries on `lines` (the cache file after its second line), read lazily with `columns`;
-// null when the lines are not those the columns were kept with (their checksum), are not
-// `count`, or a column is damaged.
-function lazyEntries(lines: Buffer, columns: unknown, count: number): Entry[] | null {
-  const crc32 = zlibCrc32();
-  if (crc32 === null || !isKeptColumns(columns, count) || crc32(lines) !== columns.checksum) return null;
-  const entries: Entry[] = [];
-  for (let start = 0; start < lines.length; ) {
-    const end = lines.indexOf(10, start);
-    if (end < 0 || entries.length === count) return null;
-    const at = entries.length;
-    const entry = new KeptEntry({ bytes: lines, start, end: end + 1 }, {
-      category: CATEGORY_LETTERS[columns.category[at]!]!,
-      scope: SCOPE_LETTERS[columns.scope[at]!]!,
-      confidence: CONFIDENCE_LETTERS[columns.confidence[at]!]!,
-      observationCount: columns.observationCount[at]!,
-      lastObserved: columns.lastObserved[at]!,
-      filePosition: columns.filePosition[at]!,
-      contentHash: columns.contentHash[at]!,
-      tags: columns.tags[at]!,
-    }, { emptyDescription: columns.emptyDescription[at] === "1", contested: columns.contested[at] === "1", sourceItems: columns.sourceItems[at]! });
-    entries.push(entry);
-    start = end + 1;
-  }
-  return entries.length === count ? entries : null;
-}
-
-function isKeptColumns(value: unknown, count: number): value is KeptColumns {
-  if (value === null || typeof value !== "object") return false;
-  const columns = value as Partial<Record<keyof KeptColumns, unknown>>;
-  const letters = (text: unknown, pattern: RegExp) => typeof text === "string" && text.length === count && pattern.test(text);
-  const list = (items: unknown, valid: (item: unknown) => boolean) => Array.isArray(items) && items.length === count && items.every(valid);
-  return (
-    Number.isSafeInteger(columns.checksum) &&
-    letters(columns.category, /^[ahp]*$/) &&
-    letters(columns.scope, /^[lg]*$/) &&
-    letters(columns.confidence, /^[hml]*$/) &&
-    letters(columns.emptyDescription, /^[01]*$/) &&
-    letters(columns.contested, /^[01]*$/) &&
-    list(columns.observationCount, (item) => typeof item === "number") &&
-    list(columns.lastObserved, (item) => item === null || typeof item === "string") &&
-    list(columns.filePosition, (item) => typeof item === "number") &&
-    list(columns.contentHash, (item) => typeof item === "string") &&
-    list(columns.tags, (item) => Array.isArray(item) && item.every((tag) => typeof tag === "string")) &&
-    list(columns.sourceItems, (item) => Number.isSafeInteger(item))
-  );
-}
-
-type ColumnFields = Pick<Entry, "category" | "scope" | "confidence" | "observationCount" | "lastObserved" | "filePosition" | "contentHash" | "tags">;
-
-/**
- * A kept entry of a large file, read from its line when a field the columns lack is first asked
- * for (its name, description, metadata…): a start after an edit ranks thousands of entries and
- * shows twenty. Its line was checked with the others (the columns' checksum) before it was made.
- */
-class KeptEntry extends LazyEntry implements Entry {
-  readonly category: Category;
-  readonly scope: Scope;
-  readonly confidence: Confidence;
-  readonly observationCount: number;
-  readonly lastObserved: string | null;
-  readonly filePosition: number;
-  readonly contentHash: string;
-  readonly tags: string[];
-  // Declared, not fields: a class with a computed field is code a bundle keeps even unused.
-  declare readonly [CANDIDATE_FACTS]: CandidateFacts;
-  declare readonly [KEPT_SPAN]: KeptSpan;
-  #full: Entry | undefined;
-
-  constructor(span: KeptSpan, fields: ColumnFields, facts: CandidateFacts) {
-    super();
-    this[KEPT_SPAN] = span;
-    this.category = fields.category;
-    this.scope = fields.scope;
-    this.confidence = fields.confidence;
-    this.observationCount = fields.observationCount;
-    this.lastObserved = fields.lastObserved;
-    this.filePosition = fields.filePosition;
-    this.contentHash = fields.contentHash;
-    this.tags = fields.tags;
-    this[CANDIDATE_FACTS] = facts;
-  }
-
-  protected whole(): Entry {
-    if (this.#full === undefined) {
-      const { bytes, start, end } = this[KEPT_SPAN];
-      const entry = JSON.parse(bytes.toString("utf8", start, end - 1)) as unknown;
-      // The line was checked (the columns' checksum) as kept from an entry: never otherwise.
-      if (!isEntry(entry)) throw new Error("a kept entry's line is not an entry although its checksum matched");
-      this.#full = entry;
-    }
-    return this.#full;
-  }
-}
-
 // The bytes of the lines entries were read from (`readFileEntries`), or of their like in an
 // earlier version of their file (`keepLineOf`): entries are never changed once read. One map
 // for every copy of this module in the process (the hook's bundles each hold one, and the lines
 // one reads, another writes), whose lines are `JSON.stringify` of their entries whatever copy
 // made them.
 const KEPT_LINES = ((globalThis as Record<symbol, unknown>)[Symbol.for("iflow-memory: kept entry lines")] ??= new WeakMap<Entry, Uint8Array>()) as WeakMap<Entry, Uint8Array>;
-
-/** Where a kept entry's line is (newline included) in the bytes of the cache it was read lazily from. */
-interface KeptSpan {
-  bytes: Buffer;
-  start: number;
-  end: number;
-}
-
-// Where an entry read lazily (`KeptEntry`) carries its `KeptSpan` (one symbol for every bundle:
-// one reads the entries, another writes them).
-const KEPT_SPAN: unique symbol = /* @__PURE__ */ Symbol.for("iflow-memory: kept entry span") as never;
-
-const keptSpan = (entry: Entry): KeptSpan | undefined => (entry as { [KEPT_SPAN]?: KeptSpan })[KEPT_SPAN];
 
 /**
  * An entry on a line of its own, as a cache keeps it: `JSON.stringify` of it and a newline, in
