@@ -9,15 +9,15 @@ import { readMemorySources } from "./read-memory-sources.js";
 const CORPORA = resolve(__dirname, "../../../test/fixtures/corpora");
 const LEARNING = "\n### Heuristic: Check the retry budget first\nBefore raising a timeout, count the retries.\n- Observation count: 1\n";
 
-// The real 2026-04 bank and the example store; every file kept with its tail (`tailMinBytes: 0`,
+// The real 2026-04 bank and the example store; every file kept with its tail (`largeFileBytes: 0`,
 // where the real bank's files are smaller than the default), on a clock a minute ahead (settled).
-function realSources({ tailMinBytes }: { tailMinBytes?: number } = { tailMinBytes: 0 }) {
+function realSources({ largeFileBytes }: { largeFileBytes?: number } = { largeFileBytes: 0 }) {
   const root = mkdtempSync(join(tmpdir(), "iflow-file-tail-"));
   const projectRoot = join(root, "project");
   const globalStoreDir = join(root, "store");
   cpSync(join(CORPORA, "iflow-kb-2026-04/docs/knowledge-bank"), join(projectRoot, "docs/knowledge-bank"), { recursive: true });
   cpSync(join(CORPORA, "global-store-example"), globalStoreDir, { recursive: true });
-  const cache: EntryFileCache = { dir: join(globalStoreDir, ".cache"), salt: "test 1", now: () => Date.now() + 60_000, ...(tailMinBytes === undefined ? {} : { tailMinBytes }) };
+  const cache: EntryFileCache = { dir: join(globalStoreDir, ".cache"), salt: "test 1", now: () => Date.now() + 60_000, ...(largeFileBytes === undefined ? {} : { largeFileBytes }) };
   const heuristics = join(projectRoot, "docs/knowledge-bank/heuristics.md");
   const read = (withCache = true) => readMemorySources({ projectRoot, globalStoreDir, includeGlobal: true, ...(withCache ? { cache, terms: true } : {}) });
   return { projectRoot, cache, heuristics, read };
@@ -72,7 +72,7 @@ describe("a file that grew since it was kept", () => {
 
   it("is parsed whole when it changed before its end too, or shrank, or is small (the default size)", async () => {
     for (const change of ["middle", "shrank", "small"] as const) {
-      const { cache, heuristics, read } = realSources(change === "small" ? {} : { tailMinBytes: 0 });
+      const { cache, heuristics, read } = realSources(change === "small" ? {} : { largeFileBytes: 0 });
       await read();
       if (change === "small") expect(keptTail(cache, heuristics)).toBeUndefined();
       markFirstKeptEntry(cache, heuristics);

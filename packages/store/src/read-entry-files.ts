@@ -8,7 +8,7 @@ import {
   keepLineOf,
   keptContentHashes,
   readFileEntries,
-  TAIL_MIN_BYTES,
+  LARGE_FILE_BYTES,
   unchangedEntries,
   writeFileEntries,
   type EntryFileCache,
@@ -122,11 +122,11 @@ async function readEntryFile(
       all.entries,
     ));
   }
-  const tail = keep ? fileTail(result, all.entries, resumed, cache.tailMinBytes) : undefined;
-  // A large file's entries are kept to be read lazily, as its tail is kept: from the same size on.
-  const lazy = keep && result.bytes !== undefined && result.bytes.length >= (cache.tailMinBytes ?? TAIL_MIN_BYTES);
-  const entries = { ...all, terms, vocabulary, ...(tail === undefined ? {} : { tail }), ...(lazy ? { lazy } : {}) };
-  if (keep) await writeFileEntries(cache, path, state.stamp, how, entries);
+  // A large file (its bytes here) is kept with its tail and to be read lazily.
+  const large = keep && result.bytes !== undefined && result.bytes.length >= (cache.largeFileBytes ?? LARGE_FILE_BYTES) ? result.bytes : null;
+  const tail = large === null ? undefined : fileTail(result.text, large, all.entries, resumed);
+  const entries = { ...all, terms, vocabulary, ...(tail === undefined ? {} : { tail }) };
+  if (keep) await writeFileEntries(cache, path, state.stamp, how, entries, { lazy: large !== null });
   return entries;
 }
 
@@ -142,11 +142,9 @@ function grownFrom(bytes: Uint8Array, kept: KeptFileEntries): FileTail | null {
 
 // The tail a large file's entries are kept with: its checksum (going on from that of the bytes
 // it grew from), and where its last entry starts (searched for from where the kept one started).
-function fileTail(file: { text: string; bytes?: Uint8Array }, entries: readonly Entry[], resumed: FileTail | null, minBytes = TAIL_MIN_BYTES): FileTail | undefined {
-  const { bytes } = file;
-  if (bytes === undefined || bytes.length < minBytes) return undefined;
+function fileTail(text: string, bytes: Uint8Array, entries: readonly Entry[], resumed: FileTail | null): FileTail | undefined {
   const crc32 = zlibCrc32();
-  const resume = crc32 === null ? null : resumePoint(file.text, entries, resumed?.resume);
+  const resume = crc32 === null ? null : resumePoint(text, entries, resumed?.resume);
   if (crc32 === null || resume === null) return undefined;
   const checksum = resumed === null ? crc32(bytes) : crc32(bytes.subarray(resumed.bytes), resumed.checksum);
   return { bytes: bytes.length, checksum, resume };

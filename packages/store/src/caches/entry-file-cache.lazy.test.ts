@@ -3,15 +3,15 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { buildRelevanceIndex, entryOrders, injectionCandidates, planInjection, sharedHashPrefixes } from "@iflow-memory/ranker";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { entryFileCachePath, type EntryFileCache } from "./entry-file-cache.js";
 import { prepareSessionInjection } from "../prepare-session-injection.js";
-import { encodeRankingCache } from "./ranking-cache-file.js";
 import { readMemorySources } from "../read-memory-sources.js";
+import { entryFileCachePath, type EntryFileCache } from "./entry-file-cache.js";
+import { encodeRankingCache } from "./ranking-cache-file.js";
 
 const CORPORA = resolve(__dirname, "../../../../test/fixtures/corpora");
 const LEARNING = "\n### Heuristic: Check the retry budget first\nBefore raising a timeout, count the retries.\n- Observation count: 1\n";
 
-// The real 2026-04 bank and the example store, every file kept as a large one (`tailMinBytes: 0`:
+// The real 2026-04 bank and the example store, every file kept as a large one (`largeFileBytes: 0`:
 // the real bank's files are smaller than the default), on a clock a minute ahead (settled). A
 // learning marked contested is added to the bank, and a copy of it with a higher count and a
 // Source line of five provenances (cut to three when injected) to the store: the copy is kept,
@@ -25,7 +25,7 @@ function realSources() {
   const patterns = join(projectRoot, "docs/knowledge-bank/patterns.md");
   appendFileSync(patterns, "\n### Pattern: Pin the toolchain\nPin node and pnpm in CI.\n- Contested with: sha256:0123456789abcdef\n");
   appendFileSync(join(globalStoreDir, "patterns.md"), "\n### Pattern: Pin the toolchain\nPin node and pnpm in CI.\n- Observation count: 4\n- Source: a, F1; b, F2; c, F3; d, F4; e, F5\n");
-  const cache: EntryFileCache = { dir: join(globalStoreDir, ".cache"), salt: "test 1", now: () => Date.now() + 60_000, tailMinBytes: 0 };
+  const cache: EntryFileCache = { dir: join(globalStoreDir, ".cache"), salt: "test 1", now: () => Date.now() + 60_000, largeFileBytes: 0 };
   const heuristics = join(projectRoot, "docs/knowledge-bank/heuristics.md");
   const read = (withCache = true) => readMemorySources({ projectRoot, globalStoreDir, includeGlobal: true, ...(withCache ? { cache, terms: true } : {}) });
   return { projectRoot, globalStoreDir, cache, heuristics, read };

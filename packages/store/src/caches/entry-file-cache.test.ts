@@ -3,12 +3,12 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { buildRelevanceIndex, injectionCandidates, numberedFieldTerms } from "@iflow-memory/ranker";
 import { describe, expect, it } from "vitest";
-import { entryFileCachePath, type EntryFileCache } from "./entry-file-cache.js";
-import { encodeRankingCache } from "./ranking-cache-file.js";
 import { prepareSessionInjection } from "../prepare-session-injection.js";
 import { readKnowledgeBank } from "../read-knowledge-bank.js";
 import { readMemorySources } from "../read-memory-sources.js";
 import { planSessionStart } from "../relevance/plan-session-injection.js";
+import { entryFileCachePath, type EntryFileCache } from "./entry-file-cache.js";
+import { encodeRankingCache } from "./ranking-cache-file.js";
 
 const CORPORA = resolve(__dirname, "../../../../test/fixtures/corpora");
 

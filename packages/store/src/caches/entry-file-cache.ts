@@ -20,17 +20,18 @@ export interface EntryFileCache {
   salt: string;
   /** The clock that tells whether a file has settled (tests); `Date.now` by default. */
   now?: () => number;
-  /** Files of at least this many bytes are kept with their `FileTail` (tests); `TAIL_MIN_BYTES` by default. */
-  tailMinBytes?: number;
+  /** Files of at least this many bytes are kept as large ones, with their `FileTail` and to be read lazily (tests); `LARGE_FILE_BYTES` by default. */
+  largeFileBytes?: number;
 }
 
 /**
- * A large file's entries are kept with its tail: after an edit that only appended to it (a
+ * A large file's entries are kept with its tail — after an edit that only appended to it (a
  * learning added), the next read checks that the file still begins with the bytes kept and
- * parses it from its last entry on, not whole. Below this size, parsing the whole file costs a
- * new process less than loading zlib for the check.
+ * parses it from its last entry on, not whole — and to be read lazily (`lazyEntries`: each
+ * entry's line parsed at first use, the lines checked by their CRC-32). Below this size, parsing
+ * the whole file costs a new process less than loading zlib for either check.
  */
-export const TAIL_MIN_BYTES = 128 * 1024;
+export const LARGE_FILE_BYTES = 128 * 1024;
 
 /**
  * What a read of the file as it grew needs (`readEntryFiles`): its length in bytes when kept, their
@@ -57,11 +58,6 @@ export interface FileEntries {
   vocabulary: string[];
   /** Kept for a large file: how a read after an edit that only appended to it parses the rest alone. */
   tail?: FileTail;
-  /**
-   * Whether the file's entries are kept to be read lazily (`KeptColumns`): a large file's, whose
-   * entries a read after an edit of another file would otherwise parse one by one.
-   */
-  lazy?: boolean;
 }
 
 /** Changes with the layout of the cache files, so that an older layout is never read as this one. */
@@ -133,7 +129,7 @@ export async function readFileEntries(cache: EntryFileCache, path: string, stamp
     if (columns !== undefined) {
       const entries = lazyEntries(lines, columns, terms.length);
       if (entries === null) return null;
-      return { entries, warnings, redactions, terms: terms as NumberedTerms["numbers"][], vocabulary, ...(fitsTail(tail, entries) ? { tail } : {}), lazy: true, current };
+      return { entries, warnings, redactions, terms: terms as NumberedTerms["numbers"][], vocabulary, ...(fitsTail(tail, entries) ? { tail } : {}), current };
     }
     const entries: Entry[] = [];
     for (let start = second + 1; start < bytes.length; ) {
@@ -217,14 +213,15 @@ const REDACTED = "[REDACTED]";
 
 /**
  * Keeps what the file at `path` gave while it had `stamp`, for the next read that finds it
- * unchanged. Written whole or not at all; a cache that cannot be written only costs speed.
+ * unchanged; with `lazy` (a large file), with the columns its entries are read lazily from
+ * (`keptColumns`). Written whole or not at all; a cache that cannot be written only costs speed.
  *
  * @example
- * await writeFileEntries(cache, path, stamp, "local patterns redacted", { entries, warnings });
+ * await writeFileEntries(cache, path, stamp, "local patterns redacted", { entries, warnings }, { lazy: false });
  */
-export async function writeFileEntries(cache: EntryFileCache, path: string, stamp: string, how: string, read: FileEntries): Promise<void> {
+export async function writeFileEntries(cache: EntryFileCache, path: string, stamp: string, how: string, read: FileEntries, options: { lazy: boolean }): Promise<void> {
   const lines = entryLinePieces(read.entries).pieces;
-  const columns = read.lazy === true ? keptColumns(read.entries, lines) : null;
+  const columns = options.lazy ? keptColumns(read.entries, lines) : null;
   const first = `${header(cache, path, stamp, how)}\n${JSON.stringify({
     warnings: read.warnings,
     redactions: read.redactions,

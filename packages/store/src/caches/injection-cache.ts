@@ -1,8 +1,6 @@
 import { closeSync, constants, fstatSync, mkdirSync, openSync, readSync, statSync, unlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { CATEGORIES } from "@iflow-memory/parser";
-import { entryFileCachePath, type EntryFileCache } from "./entry-file-cache.js";
-import { MEMORY_CACHE_SALT } from "./memory-cache-salt.js";
 import type { SessionInjection } from "../prepare-session-injection.js";
 import type { SessionPlan } from "../relevance/plan-session-injection.js";
 import { SETTLE_MS } from "../settle-ms.js";
@@ -10,11 +8,12 @@ import { configPath, isMemoryConfig } from "../read-config.js";
 import { FEEDBACK_FILE } from "../read-feedback.js";
 import { knowledgeBankDir } from "../read-knowledge-bank.js";
 import { readTextFileSync } from "../read-text-file.js";
-import { pruneStoreCache } from "./prune-store-cache.js";
-import { decodeRankingCacheHeader, rankingCachePieces, type RankingData } from "./ranking-cache-file.js";
 import { shortHash } from "../short-hash.js";
 import { writeFileAtomically } from "../write-file-atomically.js";
-
+import { entryFileCachePath, type EntryFileCache } from "./entry-file-cache.js";
+import { MEMORY_CACHE_SALT } from "./memory-cache-salt.js";
+import { pruneStoreCache } from "./prune-store-cache.js";
+import { decodeRankingCacheHeader, rankingCachePieces, type RankingData } from "./ranking-cache-file.js";
 
 export interface InjectionFingerprint {
   value: string;

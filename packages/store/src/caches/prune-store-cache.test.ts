@@ -2,9 +2,9 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, syml
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { prepareSessionInjection } from "../prepare-session-injection.js";
 import { entryFileCachePath } from "./entry-file-cache.js";
 import { injectionCachePath, rankingCachePath, storeCacheDir, writeCachedInjection } from "./injection-cache.js";
-import { prepareSessionInjection } from "../prepare-session-injection.js";
 import { CACHE_MAX_AGE_MS, pruneStoreCache } from "./prune-store-cache.js";
 
 const DAY = 24 * 60 * 60 * 1000;

@@ -1,8 +1,8 @@
 import type { Category, Confidence, Entry, Scope } from "@iflow-memory/parser";
 import { indexTerms, type AnyRelevanceIndex, type EntryOrders, type RelevanceIndexReader } from "@iflow-memory/ranker";
+import { encodeLossless } from "../lossless-utf8.js";
 import { entryLinePieces } from "./entry-file-cache.js";
 import { CATEGORY_LETTERS, CONFIDENCE_LETTERS, LazyEntry, SCOPE_LETTERS } from "./lazy-entry.js";
-import { encodeLossless } from "../lossless-utf8.js";
 
 /**
  * What relevance ranks: the candidates of an injection and their full-text index, with what

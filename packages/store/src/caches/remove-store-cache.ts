@@ -1,7 +1,7 @@
 import { lstatSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { storeCacheDir } from "./injection-cache.js";
 import { StoreError } from "../store-error.js";
+import { storeCacheDir } from "./injection-cache.js";
 
 /**
  * Removes the global store's `.cache/` folder — derived data only (the hooks' injection and
