@@ -1,7 +1,8 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { appendFileSync, chmodSync, closeSync, constants, cpSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import { injectionCachePath, rankingCachePath } from "@iflow-memory/store";
+import { indexTerms } from "@iflow-memory/ranker";
+import { injectionCachePath, prepareSessionInjection, rankingCachePath, readCachedRanking } from "@iflow-memory/store";
 import { CLI_BIN, copyCorpus, CORPORA_DIR, dedent, HOOK_BIN, IN_CI, makeTempDir, PROMPT_HOOK_BIN, runNode, testNodes } from "@iflow-memory/test-utils";
 import { describe, expect, it } from "vitest";
 
@@ -548,6 +549,9 @@ describe.each(testNodes())("on $label", ({ major, executable, missing }) => {
       await new Promise((resolve) => setTimeout(resolve, 2_100));
       await run();
       expect(kept()?.bytes).toBe(statSync(heuristics).size);
+      // The ranking's cache, written by a background process: done before the edit, or it would
+      // cache the edited file too, and the start after it would have nothing to read.
+      await refreshed(store);
       appendFileSync(heuristics, "\n### Heuristic: Bound Every Retry Loop\nA retry loop without a budget turns an outage into a storm.\n- Observation count: 40\n- Confidence: high\n");
       await new Promise((resolve) => setTimeout(resolve, 2_100));
       const edited = await run();
@@ -558,8 +562,41 @@ describe.each(testNodes())("on $label", ({ major, executable, missing }) => {
       // Kept again with the tail of the file as it is now.
       expect(kept()?.bytes).toBe(statSync(heuristics).size);
     });
+
+    it("after a learning is appended and settled, gives what a start with no cache gives, and leaves the ranking's cache to a background process: the whole index, which a start with new signals then reads", async () => {
+      const { home, projectRoot, store } = workspace({ bank: "iflow-kb-2026-04", globalExample: true });
+      const path = injectionCachePath(store, projectRoot);
+      const fingerprintOf = (file: string) => (existsSync(file) ? (JSON.parse(readFileSync(file, "utf8").split("\n", 1)[0]!) as { fingerprint: string }).fingerprint : null);
+      await new Promise((resolve) => setTimeout(resolve, 2_100));
+      await hook(stdinFor(projectRoot), home);
+      appendFileSync(join(projectRoot, "docs/knowledge-bank/heuristics.md"), "\n### Heuristic: Bound Every Retry Loop\nA retry loop without a budget turns an outage into a storm.\n- Observation count: 40\n- Confidence: high\n");
+      await new Promise((resolve) => setTimeout(resolve, 2_100));
+      const edited = await hook(stdinFor(projectRoot), home);
+      expect([edited.code, edited.stderr]).toEqual([0, ""]);
+      expect(edited.output).toEqual((await hook(stdinFor(projectRoot), home, { env: { IFLOW_MEMORY_HOOK_CACHE: "0" } })).output);
+      expect(edited.output!.additionalContext).toContain("Bound Every Retry Loop");
+      // The background process writes the ranking of the files as they are now, releases its claim and exits.
+      const now = fingerprintOf(path)!;
+      const settled = () => fingerprintOf(rankingCachePath(path)) === now && !readdirSync(join(store, ".cache")).some((name) => name.endsWith(".tmp") || name.endsWith(".refreshing"));
+      for (let waited = 0; !settled() && waited < 30_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(settled()).toBe(true);
+      const kept = readCachedRanking(path, now)!;
+      const whole = (await prepareSessionInjection({ projectRoot, globalStoreDir: store })).ranking!;
+      expect(Object.fromEntries(indexTerms(kept.index))).toEqual(Object.fromEntries(indexTerms(whole.index)));
+      expect(kept.candidates.map((entry) => entry.contentHash)).toEqual(whole.candidates.map((entry) => entry.contentHash));
+      // A start with new signals (an untracked file) ranks from it, as a start with no cache does.
+      writeFileSync(join(projectRoot, "retry_budget.py"), "x = 1\n");
+      const signals = await hook(stdinFor(projectRoot), home);
+      expect(signals.output).toEqual((await hook(stdinFor(projectRoot), home, { env: { IFLOW_MEMORY_HOOK_CACHE: "0" } })).output);
+    });
   });
 });
+
+// Until no background process holds a claim on the store's caches (it writes the ranking's cache, then releases it).
+async function refreshed(store: string): Promise<void> {
+  const claimed = () => readdirSync(join(store, ".cache")).some((name) => name.endsWith(".refreshing"));
+  for (let waited = 0; claimed() && waited < 30_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+}
 
 // A module to preload (`--require`) that writes to stderr, as the process exits, which of crypto,
 // worker_threads, child_process and zlib it required and which files it loaded: what a start costs is

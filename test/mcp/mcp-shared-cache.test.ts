@@ -68,9 +68,11 @@ describe("the MCP server and the hooks' cache", () => {
     expect(hook.stdout).toContain("Engineering Memory");
     expect(cacheFiles(store).filter((name) => !name.endsWith(".plan.json")).map((name) => statSync(join(store, ".cache", name)).mtimeMs)).toEqual(written);
 
-    // The hook's own cache, read by a new server.
+    // The hook's own cache, read by a new server: the ranking's file written by the background
+    // process the hook starts (its claim released when it is written).
     rmSync(join(store, ".cache"), { recursive: true });
     await runNode(HOOK_BIN, [], { env, stdin: JSON.stringify({ cwd: project, source: "startup" }) });
+    await until(() => cacheFiles(store).some((name) => name.endsWith(".ranking.json")) && !cacheFiles(store).some((name) => name.endsWith(".refreshing")));
     expect(cacheFiles(store).some((name) => name.endsWith(".ranking.json"))).toBe(true);
     const cached = await server(project, env);
     expect(await answers(cached.call)).toEqual(fromFiles);

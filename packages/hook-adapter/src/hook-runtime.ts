@@ -267,7 +267,12 @@ export async function cachedInjection(io: HookIO, sources: InjectionSources, wai
     const injection = await (large ? io.prepareAside! : io.prepare)({ ...sources, ...fileCache });
     waiting.onGiveUp = undefined;
     // A cache that cannot be written (no global store, a read-only home) only costs speed.
-    if (cacheOn && fingerprint.settled) await writeCachedInjection(path, fingerprint.value, injection).catch(() => undefined);
+    if (cacheOn && fingerprint.settled) {
+      // The ranking's cache holds every term's postings, which this start's plan does not read
+      // (only its query's): a background process writes it, where one can be started.
+      const aside = !large && injection.ranking !== undefined && refreshInBackground !== undefined && startRankingRefresh(refreshInBackground, path, sources);
+      await writeCachedInjection(path, fingerprint.value, injection, { ranking: !aside }).catch(() => undefined);
+    }
     return injection;
   };
   // Large files that changed: the injection made before the change, while a background process works out the new one.
@@ -325,6 +330,22 @@ function startRefresh(refreshInBackground: (options: InjectionSources) => void, 
     return `; the memory files (${size}) take longer than that to read`;
   }
   return `; the memory files (${size}) are being read in the background for the next session`;
+}
+
+/**
+ * Starts the background refresh to cache the ranking of files a start has just read, unless one
+ * is running already (it may have read the files before they changed); false when none was
+ * started, and the start writes the ranking itself.
+ */
+function startRankingRefresh(refreshInBackground: (options: InjectionSources) => void, path: string, sources: InjectionSources): boolean {
+  if (claimCacheRefresh(path) !== "claimed") return false;
+  try {
+    refreshInBackground(sources);
+    return true;
+  } catch {
+    releaseCacheRefresh(path);
+    return false;
+  }
 }
 
 /**

@@ -26,6 +26,7 @@ export { DEFAULT_QUERY_WEIGHTS, queryTerms } from "./relevance/query-terms.js";
 export { commitSubjectTopic } from "./relevance/commit-subject-topic.js";
 export type { QueryWeights, RelevanceQuery } from "./relevance/query-terms.js";
 export { queryKnownShare } from "./relevance/query-known-share.js";
+export { lazyRelevanceIndex, LazyRelevanceIndex } from "./relevance/lazy-relevance-index.js";
 export { buildRelevanceIndex, DEFAULT_INDEX_WEIGHTS, entryFieldTerms, indexTerms, metadataTopicText, numberedFieldTerms, numberTerms, termPostings } from "./relevance/relevance-index.js";
 export type { AnyRelevanceIndex, EntryFieldTerms, IndexWeights, NumberedTerms, RelevanceIndex, RelevanceIndexReader } from "./relevance/relevance-index.js";
 export { tokenizeText } from "./relevance/tokenize-text.js";

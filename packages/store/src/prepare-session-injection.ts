@@ -1,4 +1,4 @@
-import { buildRelevanceIndex, entryOrders, injectionCandidates, planInjection, plainEntry, sharedHashPrefixes, type InjectionPlan, type InjectionIndex } from "@iflow-memory/ranker";
+import { entryOrders, lazyRelevanceIndex, injectionCandidates, planInjection, plainEntry, sharedHashPrefixes, type InjectionPlan, type InjectionIndex, type RelevanceIndex } from "@iflow-memory/ranker";
 import type { EntryFileCache } from "./caches/entry-file-cache.js";
 import { readConfig, type MemoryConfig } from "./read-config.js";
 import type { RankingData } from "./caches/ranking-cache-file.js";
@@ -50,8 +50,9 @@ export async function prepareSessionInjection(options: { projectRoot: string; gl
     const plan = planInjection({ candidates, limit: config.injectionLimit, maxChars: config.injectionMaxChars, ...sessionIndex(config) });
     return { config, configWarnings, plan: trackedPlan(plan), warnings: sources.warnings };
   }
-  // Today's order, once for today's plan and every later one.
-  const ranking = { candidates, index: buildRelevanceIndex(candidates, undefined, sources.terms), orders: entryOrders(candidates), sharedHashPrefixes: sharedHashPrefixes(candidates) };
+  // Today's order, once for today's plan and every later one. The index is worked out as far as
+  // it is read: a plan reads its query's terms, a cache of the ranking every term.
+  const ranking = { candidates, index: lazyRelevanceIndex(candidates, undefined, sources.terms), orders: entryOrders(candidates), sharedHashPrefixes: sharedHashPrefixes(candidates) };
   const plan = planInjection({ candidates, limit: config.injectionLimit, maxChars: config.injectionMaxChars, ...sessionIndex(config), ranking: { orders: ranking.orders }, sharedHashPrefixes: ranking.sharedHashPrefixes });
   return { config, configWarnings, plan: trackedPlan(plan), ranking, warnings: sources.warnings };
 }
@@ -59,14 +60,17 @@ export async function prepareSessionInjection(options: { projectRoot: string; gl
 /**
  * The injection as a structured clone copies it whole, to post it from a worker thread: its
  * candidates read lazily (a large file's kept entries, whose fields are getters a clone leaves
- * out) made plain entries.
+ * out) made plain entries, and its index built whole.
  *
  * @example
  * port.postMessage(plainSessionInjection(await prepareSessionInjection(sources)));
  */
 export function plainSessionInjection(injection: SessionInjection): SessionInjection {
   const { ranking } = injection;
-  return ranking === undefined ? injection : { ...injection, ranking: { ...ranking, candidates: ranking.candidates.map(plainEntry) } };
+  if (ranking === undefined) return injection;
+  // A lazy index (`lazyRelevanceIndex`) built whole; known by its method, so that the worker's bundle need not hold its class.
+  const index = "whole" in ranking.index && typeof ranking.index.whole === "function" ? (ranking.index.whole as () => RelevanceIndex)() : ranking.index;
+  return { ...injection, ranking: { ...ranking, candidates: ranking.candidates.map(plainEntry), index } };
 }
 
 /** Lines a session start's index names at most. */

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -30,9 +30,33 @@ export const HOOK_BIN = join(REPO_ROOT, "packages/hook-adapter/dist/session-star
 export const PROMPT_HOOK_BIN = join(REPO_ROOT, "packages/hook-adapter/dist/user-prompt-submit.cjs");
 
 const created: string[] = [];
-afterEach(() => {
-  for (const directory of created.splice(0)) rmSync(directory, { recursive: true, force: true });
+afterEach(async () => {
+  for (const directory of created.splice(0)) {
+    // A hook run may have left a background process (session-start-aside.cjs) writing the
+    // ranking's cache for a project below: removed once it has exited (a write racing the
+    // removal is retried by rmSync).
+    for (let waited = 0; refreshingIn(directory) && waited < 30_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+    rmSync(directory, { recursive: true, force: true, maxRetries: 10, retryDelay: 20 });
+  }
 });
+
+// Whether a background refresh (`session-start-aside.cjs PROJECT STORE`) runs for a project below `directory` (Linux's /proc; elsewhere, false).
+function refreshingIn(directory: string): boolean {
+  let pids: string[];
+  try {
+    pids = readdirSync("/proc").filter((name) => /^\d+$/.test(name));
+  } catch {
+    return false;
+  }
+  return pids.some((pid) => {
+    try {
+      const args = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
+      return args.some((arg) => arg.endsWith("session-start-aside.cjs")) && args.some((arg) => arg.startsWith(`${directory}/`));
+    } catch {
+      return false;
+    }
+  });
+}
 
 /** A fresh temporary directory, removed after the current test. */
 export function makeTempDir(prefix = "iflow-memory-test-"): string {

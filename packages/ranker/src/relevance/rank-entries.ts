@@ -302,6 +302,7 @@ function matchQuery(documents: number, terms: ReadonlyMap<string, number>, index
   const rarest = Math.log(1 + (index.documents + 0.5) / 0.5);
   let queryWeight = 0;
   const scored: QueryMatch["scored"] = [];
+  if ("prefetch" in index) index.prefetch?.(terms.keys());
   for (const [term, weight] of terms) {
     const postings = termPostings(index, term);
     if (postings.length === 0) {

@@ -40,6 +40,8 @@ export interface RelevanceIndexReader {
   terms(): Iterable<string>;
   /** The postings text of a term it holds. */
   read(term: string): string;
+  /** Readies the postings of many terms at once (a query's), where reading them one by one would cost more. */
+  prefetch?(terms: Iterable<string>): void;
 }
 
 /** An index as built (`buildRelevanceIndex`), or read a term at a time. */

@@ -243,7 +243,8 @@ describe("prepareSessionInjection", () => {
       ranking: ["Small Steps"],
       warnings: [],
     });
-    expect(injection.ranking?.index).toEqual(buildRelevanceIndex(injection.ranking!.candidates));
+    const built = buildRelevanceIndex(injection.ranking!.candidates);
+    expect([injection.ranking?.index.documents, Object.fromEntries(indexTerms(injection.ranking!.index))]).toEqual([built.documents, { ...built.postings }]);
   });
 
   it("reads no entry at all when the config turns injection off", async () => {

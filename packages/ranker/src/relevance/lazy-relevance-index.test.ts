@@ -1,0 +1,80 @@
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { parseKnowledgeBank } from "@iflow-memory/parser";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { makeEntry } from "../__fixtures__/make-entry.js";
+import { lazyRelevanceIndex } from "./lazy-relevance-index.js";
+import { rankEntries } from "./rank-entries.js";
+import { buildRelevanceIndex, entryFieldTerms, numberTerms, termPostings, type IndexWeights, type NumberedTerms, type RelevanceIndex } from "./relevance-index.js";
+import type { LazyRelevanceIndex } from "./lazy-relevance-index.js";
+
+const WORDS = ["retry", "embedding", "timeout", "hook", "session", "cache", "RetryPolicy", "v2", "the", "löschen", "fast", "constructor"];
+const text = fc.array(fc.constantFrom(...WORDS), { maxLength: 12 }).map((words) => words.join(" "));
+const entryArbitrary = fc.record({ name: text, description: text, metadata: text }).map(({ name, description, metadata }) => makeEntry({ name, description, metadataText: metadata === "" ? "" : `- Instead: ${metadata}\n- Source: Feature #7` }));
+const weightsArbitrary = fc.record({
+  name: fc.constantFrom(0, 0.5, 1.5, 3),
+  description: fc.constantFrom(0, 1, 2),
+  metadata: fc.constantFrom(0, 0.6, 1),
+  lengthNormalization: fc.constantFrom(0, 0.5, 0.75, 1),
+});
+// Terms a query may ask for: those of the words, and some no entry holds.
+const QUERY_TERMS = [...new Set(WORDS.flatMap((word) => entryFieldTerms(makeEntry({ name: word, description: "", metadataText: "" }))[0]))].concat(["toString", "__proto__", "absent", "gone"]);
+
+// Everything a ranking reads of an index, compared with the built one's: the documents, the
+// vocabulary's size, whether it holds each term and each term's postings.
+function expectSameIndex(lazy: LazyRelevanceIndex, built: RelevanceIndex, asked: readonly string[]): void {
+  expect(lazy.documents).toBe(built.documents);
+  for (const term of QUERY_TERMS) expect(lazy.has(term)).toBe(Object.hasOwn(built.postings, term));
+  expect(lazy.vocabulary).toBe(Object.keys(built.postings).length);
+  lazy.prefetch(asked);
+  for (const term of asked) expect(termPostings(lazy, term)).toEqual(termPostings(built, term));
+  for (const term of QUERY_TERMS) if (lazy.has(term)) expect(lazy.read(term)).toBe(built.postings[term]);
+}
+
+describe("lazyRelevanceIndex", () => {
+  it("gives what buildRelevanceIndex builds, term for term, before and after it is built whole: entries numbered in two files' vocabularies (with terms no entry holds), tokenized, or damaged (300 random banks and weights, zero weights too)", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(entryArbitrary, fc.integer({ min: 0, max: 3 })), { maxLength: 30 }),
+        weightsArbitrary,
+        fc.subarray(QUERY_TERMS),
+        (drawn, weights: IndexWeights, asked) => {
+          const entries = drawn.map(([entry]) => entry);
+          // Each file's vocabulary holds terms no entry holds any more (an edited file's cache keeps them).
+          const files = [0, 1].map(() => ({ vocabulary: ["retri", "gone"], positions: new Map([["retri", 0], ["gone", 1]]) }));
+          const given = new Map<(typeof entries)[number], NumberedTerms | ReturnType<typeof entryFieldTerms>>();
+          drawn.forEach(([entry, kind]) => {
+            if (kind < 2) given.set(entry, { vocabulary: files[kind]!.vocabulary, numbers: numberTerms(entryFieldTerms(entry), files[kind]!.vocabulary, files[kind]!.positions) });
+            // Damaged: the position of a term no entry holds ("gone"), then one its vocabulary lacks: the entry is tokenized, and "gone" not held.
+            else if (kind === 3) given.set(entry, { vocabulary: files[0]!.vocabulary, numbers: [[1, files[0]!.vocabulary.length + 3], [], []] });
+          });
+          const built = buildRelevanceIndex(entries, weights, given);
+          const lazy = lazyRelevanceIndex(entries, weights, given);
+          expectSameIndex(lazy, built, asked);
+          expect([...lazy.terms()]).toEqual(Object.keys(built.postings));
+          expect(lazy.whole()).toEqual(built);
+          expectSameIndex(lazy, built, QUERY_TERMS);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it("ranks the real bank as the built index does, for every query of its words, and reads only the terms asked before it is built whole", () => {
+    const bank = resolve(__dirname, "../../../../test/fixtures/corpora/iflow-kb-2026-04/docs/knowledge-bank");
+    const entries = (["anti-patterns", "heuristics", "patterns"] as const).flatMap(
+      (category) => parseKnowledgeBank(readFileSync(resolve(bank, `${category}.md`), "utf8"), { category, scope: "local", path: `${category}.md` }).entries,
+    );
+    const built = buildRelevanceIndex(entries);
+    const lazy = lazyRelevanceIndex(entries);
+    const queries = ["embedding call timeouts", "atomic writes of state files", "hook budget measured against node", "the css grid on mobile"];
+    for (const text of queries) {
+      expect(rankEntries(entries, { text }, { index: lazy }).map((ranked) => [ranked.entry.name, ranked.score])).toEqual(
+        rankEntries(entries, { text }, { index: built }).map((ranked) => [ranked.entry.name, ranked.score]),
+      );
+    }
+    expect(lazy.vocabulary).toBe(Object.keys(built.postings).length);
+    expect(lazy.whole()).toEqual(built);
+  });
+});

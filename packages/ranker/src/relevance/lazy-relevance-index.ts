@@ -1,0 +1,213 @@
+import type { Entry } from "@iflow-memory/parser";
+import {
+  buildRelevanceIndex,
+  DEFAULT_INDEX_WEIGHTS,
+  entryFieldTerms,
+  numberTerms,
+  type EntryFieldTerms,
+  type IndexWeights,
+  type NumberedTerms,
+  type RelevanceIndex,
+  type RelevanceIndexReader,
+} from "./relevance-index.js";
+
+/**
+ * The index `buildRelevanceIndex` builds of `entries`, worked out as far as it is asked: its
+ * vocabulary (which terms some entry holds) when a query's known share is asked, and the postings
+ * of a query's terms when it is ranked (`prefetch`: all of them in one walk over the entries'
+ * words). Every term's postings are made only when they all are asked for (`terms()`, as a cache
+ * writer does). A start after an edit ranks a query over every entry without building every
+ * term's postings: at 5,000 entries the index holds some 3,000 terms, a session's query 20 to 40.
+ * What it gives is what the built index gives, text for text.
+ *
+ * @example
+ * const index = lazyRelevanceIndex(candidates, DEFAULT_INDEX_WEIGHTS, known);
+ * termPostings(index, "retri"); // as termPostings(buildRelevanceIndex(candidates, …), "retri")
+ */
+export function lazyRelevanceIndex<T extends Pick<Entry, "name" | "description" | "metadataText">>(
+  entries: readonly T[],
+  weights: IndexWeights = DEFAULT_INDEX_WEIGHTS,
+  known?: ReadonlyMap<T, EntryFieldTerms | NumberedTerms>,
+): LazyRelevanceIndex {
+  return new LazyRelevanceIndex(entries, weights, known);
+}
+
+/** The index of `lazyRelevanceIndex`: a `RelevanceIndexReader` whose parts are worked out when first read. */
+export class LazyRelevanceIndex implements RelevanceIndexReader {
+  readonly version = 2;
+  readonly documents: number;
+  private wordsMade: Words | undefined;
+  private heldTerms: Set<unknown> | undefined;
+  private built: RelevanceIndex | undefined;
+  private readonly postings = new Map<string, string>();
+
+  constructor(
+    private readonly entries: readonly Pick<Entry, "name" | "description" | "metadataText">[],
+    private readonly weights: IndexWeights,
+    private readonly known: ReadonlyMap<Pick<Entry, "name" | "description" | "metadataText">, EntryFieldTerms | NumberedTerms> | undefined,
+  ) {
+    this.documents = entries.length;
+  }
+
+  get vocabulary(): number {
+    return this.built === undefined ? this.held().size : Object.keys(this.built.postings).length;
+  }
+
+  has(term: string): boolean {
+    return this.built === undefined ? this.held().has(term) : Object.hasOwn(this.built.postings, term);
+  }
+
+  terms(): Iterable<string> {
+    return Object.keys(this.whole().postings);
+  }
+
+  read(term: string): string {
+    if (this.built !== undefined) return this.built.postings[term]!;
+    if (!this.postings.has(term)) this.prefetch([term]);
+    return this.postings.get(term)!;
+  }
+
+  /** Works out the postings of `terms` (those it holds and has not yet worked out) in one walk over the entries' words. */
+  prefetch(terms: Iterable<string>): void {
+    if (this.built !== undefined) return;
+    const slots = new Map<unknown, number>();
+    for (const term of terms) if (!slots.has(term) && !this.postings.has(term) && this.has(term)) slots.set(term, slots.size);
+    if (slots.size === 0) return;
+    const words = this.words();
+    // Per vocabulary, the slot of each position that is a term asked for (-1: none).
+    const masks = new Map<readonly unknown[], Int32Array>();
+    for (const vocabulary of words.used.keys()) {
+      const mask = new Int32Array(vocabulary.length).fill(-1);
+      for (let at = 0; at < vocabulary.length; at++) mask[at] = slots.get(vocabulary[at]) ?? -1;
+      masks.set(vocabulary, mask);
+    }
+    const sums = new Float64Array(slots.size);
+    // The position + 1 of the last entry that met each slot (a sum can be 0: a field weighted 0).
+    const metBy = new Int32Array(slots.size);
+    const texts: string[][] = Array.from({ length: slots.size }, () => []);
+    const met: number[] = [];
+    for (let position = 0; position < this.documents; position++) {
+      const mask = masks.get(words.vocabulary[position]!)!;
+      const numbers = words.numbers[position]!;
+      // The same weights added in the same order as `buildRelevanceIndex` adds them: the same sums.
+      for (let field = 0; field < 3; field++) {
+        const weight = words.weights[position * 3 + field]!;
+        const list = numbers[field]!;
+        for (let next = 0; next < list.length; next++) {
+          const slot = mask[list[next]!]!;
+          if (slot < 0) continue;
+          if (metBy[slot] !== position + 1) {
+            metBy[slot] = position + 1;
+            met.push(slot);
+          }
+          sums[slot]! += weight;
+        }
+      }
+      for (const slot of met) {
+        texts[slot]!.push(`${position.toString(36)}:${Math.max(1, Math.round(sums[slot]! * 100)).toString(36)}`);
+        sums[slot] = 0;
+      }
+      met.length = 0;
+    }
+    for (const [term, slot] of slots) this.postings.set(term as string, texts[slot]!.join(","));
+  }
+
+  /** The index built whole (`buildRelevanceIndex`), once: what a cache of every term's postings is written from. */
+  whole(): RelevanceIndex {
+    return (this.built ??= buildRelevanceIndex(this.entries, this.weights, this.known));
+  }
+
+  /** Its JSON is the built index's. */
+  toJSON(): RelevanceIndex {
+    return this.whole();
+  }
+
+  // The terms some entry holds.
+  private held(): Set<unknown> {
+    if (this.heldTerms !== undefined) return this.heldTerms;
+    const held = new Set<unknown>();
+    for (const [terms, marks] of this.words().used) for (let at = 0; at < terms.length; at++) if (marks[at] === 1) held.add(terms[at]);
+    return (this.heldTerms = held);
+  }
+
+  // Every entry's words as positions of a vocabulary, the positions some entry uses, and each
+  // field's weight after BM25F's length normalisation, as `buildRelevanceIndex` works them out.
+  private words(): Words {
+    if (this.wordsMade !== undefined) return this.wordsMade;
+    const { documents } = this;
+    const vocabulary: (readonly unknown[])[] = [];
+    const numbers: (readonly (readonly number[])[])[] = [];
+    const used = new Map<readonly unknown[], Uint8Array>();
+    // The terms of entries that come tokenized (or whose numbers their vocabulary lacks), numbered here.
+    const own: string[] = [];
+    const positions = new Map<string, number>();
+    // Vocabularies marked by an entry whose numbers turned out damaged, marked again without it.
+    const remark = new Set<readonly unknown[]>();
+    for (let position = 0; position < documents; position++) {
+      const entry = this.entries[position]!;
+      const given = this.known?.get(entry);
+      if (given !== undefined && "numbers" in given) {
+        let marks = used.get(given.vocabulary);
+        if (marks === undefined) used.set(given.vocabulary, (marks = new Uint8Array(given.vocabulary.length)));
+        // Checked as they are marked, in one walk: a check of its own would walk them twice.
+        if (markNumbers(given.numbers, marks)) {
+          vocabulary.push(given.vocabulary);
+          numbers.push(given.numbers);
+          continue;
+        }
+        remark.add(given.vocabulary);
+      }
+      const terms = given !== undefined && !("numbers" in given) ? given : entryFieldTerms(entry);
+      vocabulary.push(own);
+      numbers.push(numberTerms(terms, own, positions));
+    }
+    if (own.length > 0) used.set(own, new Uint8Array(own.length).fill(1));
+    for (const terms of remark) {
+      const marks = new Uint8Array(terms.length);
+      used.set(terms, marks);
+      for (let position = 0; position < documents; position++) if (vocabulary[position] === terms) markNumbers(numbers[position]!, marks);
+    }
+    const lengths = [0, 0, 0];
+    for (const fields of numbers) for (let field = 0; field < 3; field++) lengths[field]! += fields[field]!.length;
+    const averages = lengths.map((length) => Math.max(1, length / Math.max(1, documents)));
+    const fieldWeights = [this.weights.name, this.weights.description, this.weights.metadata];
+    const b = this.weights.lengthNormalization;
+    const weights = new Float64Array(documents * 3);
+    for (let position = 0; position < documents; position++) {
+      for (let field = 0; field < 3; field++) {
+        weights[position * 3 + field] = fieldWeights[field]! / (1 - b + (b * numbers[position]![field]!.length) / averages[field]!);
+      }
+    }
+    // A vocabulary no entry kept (its numbers all damaged) holds nothing.
+    for (const terms of used.keys()) if (!vocabulary.includes(terms)) used.delete(terms);
+    return (this.wordsMade = { vocabulary, numbers, weights, used });
+  }
+}
+
+interface Words {
+  /** Per entry, the vocabulary its numbers are positions of. */
+  vocabulary: (readonly unknown[])[];
+  /** Per entry, its three fields' words as positions of its vocabulary. */
+  numbers: (readonly (readonly number[])[])[];
+  /** Per entry and field (entry × 3 + field), the weight each of its words adds. */
+  weights: Float64Array;
+  /** Per vocabulary, 1 at each position some entry uses. */
+  used: Map<readonly unknown[], Uint8Array>;
+}
+
+// Marks the positions `numbers` holds, when they are three lists of whole numbers, each a position
+// of the vocabulary `marks` stands for (as `buildRelevanceIndex` takes them: else the entry's text
+// is tokenized); false, with some marked perhaps, when they are not.
+function markNumbers(numbers: unknown, marks: Uint8Array): boolean {
+  if (!Array.isArray(numbers) || numbers.length !== 3) return false;
+  for (const list of numbers as unknown[]) {
+    if (!Array.isArray(list)) return false;
+    for (let next = 0; next < list.length; next++) {
+      const at: unknown = list[next];
+      // A typed array has no element at a position that is not a whole number in its range.
+      if (typeof at !== "number" || marks[at] === undefined) return false;
+      marks[at] = 1;
+    }
+  }
+  return true;
+}
