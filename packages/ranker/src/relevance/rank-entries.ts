@@ -177,6 +177,8 @@ export function rankingOf<T extends Entry>(entries: readonly T[], query: Relevan
   const saturation = options.saturation ?? DEFAULT_RANKING.saturation;
   const floor = options.floor ?? DEFAULT_RANKING.floor;
   const prominenceWeight = options.prominenceWeight ?? DEFAULT_RANKING.prominenceWeight;
+  // An index read as far as it is asked (`lazyRelevanceIndex`) learns the query's terms first.
+  if ("prefetch" in index) index.prefetch?.(terms.keys());
   if (queryKnownShare(terms, index) < knownShareGate(floor, index)) return nothingRanked();
 
   const { relevance, covered, termCounts, matchedPositions, rarest, queryWeight, scored } = matchQuery(entries.length, terms, index, saturation);
@@ -302,7 +304,6 @@ function matchQuery(documents: number, terms: ReadonlyMap<string, number>, index
   const rarest = Math.log(1 + (index.documents + 0.5) / 0.5);
   let queryWeight = 0;
   const scored: QueryMatch["scored"] = [];
-  if ("prefetch" in index) index.prefetch?.(terms.keys());
   for (const [term, weight] of terms) {
     const postings = termPostings(index, term);
     if (postings.length === 0) {
