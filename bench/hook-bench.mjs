@@ -4,7 +4,7 @@
 // as a ratio to `node -e 0` measured in the same run, paired run by run, so that machine load cancels
 // out. Writes its section of BENCHMARKS.md (between the hook-bench markers).
 import { spawn, spawnSync } from "node:child_process";
-import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -207,6 +207,8 @@ for (const scenario of scenarios) {
   scenario.entries = context.split("\n").filter((line) => /^### (?!Anti-Patterns to Avoid$|Heuristics$|Patterns to Follow$)/.test(line)).length;
   time(["-e", "0"], { env: BASE_ENV });
 }
+// The background processes those first runs started (the ranking's caches) finish before anything is timed.
+refreshesDone();
 
 // The resident process the last floors ask (resident-server.cjs), answering with the prompt
 // hook's own injection; stopped when the bench ends.
@@ -279,18 +281,33 @@ const parsedInTheStart = edited.filter((scenario) => bankBytes(scenario) <= IN_P
 // finds it settled ("settled": it parses it and keeps it, its entries, the ranking and the
 // injection written to the cache) — the start a user meets after an edit of the bank, made
 // seconds or days before the session; it also keeps the files for the next edit.
+// A settled start leaves the ranking's cache to a background process it starts: each start is
+// timed once the ones before have finished (no claim left in any store), as a user's is.
+function refreshesDone() {
+  const claimed = () =>
+    scenarios.some((scenario) => {
+      const cache = join(scenario.home, ".claude/iflow/memory/.cache");
+      return existsSync(cache) && readdirSync(cache).some((name) => name.endsWith(".refreshing"));
+    });
+  for (let waited = 0; claimed() && waited < 60_000; waited += 20) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
+}
 for (let run = 0; run < RUNS; run++) {
   if (run === 0) {
     Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, SETTLE_WAIT_MS);
     for (const scenario of parsedInTheStart) runHook(scenario, { cold: false });
   }
   for (const scenario of parsedInTheStart) {
+    refreshesDone();
     editBank(scenario);
     measure(scenario, "edited", () => runHook(scenario, { cold: false }));
   }
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, SETTLE_WAIT_MS);
-  for (const scenario of parsedInTheStart) measure(scenario, "settled", () => runHook(scenario, { cold: false }));
+  for (const scenario of parsedInTheStart) {
+    refreshesDone();
+    measure(scenario, "settled", () => runHook(scenario, { cold: false }));
+  }
 }
+refreshesDone();
 for (const scenario of edited.filter((item) => !parsedInTheStart.includes(item))) {
   for (let run = 0; run < RUNS; run++) {
     editBank(scenario);
@@ -340,7 +357,7 @@ const section = [
   "<!-- hook-bench:start (written by `pnpm bench`: bench/hook-bench.mjs) -->",
   "## Hook, end to end",
   "",
-  `The hook as Claude Code starts it (\`node packages/hook-adapter/dist/session-start.cjs\`: a new process, stdin JSON, tracking file written), median of ${RUNS} runs per cell; each run follows a \`node -e 0\` run (same environment), and the ratio is the median of those pairs' ratios. *Warm*: the injection cached since the files last changed, as at every session start but the first after an edit. *Warm, new signals* (relevance session starts): the same, but git's answer differs from the last start's (a new untracked file each run), so the last plan cannot be reused and the cached index is ranked for a new query — the condition of the relevance budgets. *After an edit*: a learning appended to the bank's heuristics.md, so that the cached injection is stale and that file is parsed again, the others' entries coming from their per-file cache (\`.cache/files\`) and that file's unchanged entries from the cache of its version before the edit — each edit one learning after the file's kept version. Two starts follow each edit: *at once*, while the edited file is younger than two seconds (nothing made from it is kept), and *settled*, the first start after the file has settled (two seconds), which also writes what it made to the cache (the edited file's entries, the ranking, the injection) — the start a user meets after an edit made before the session, and the figure the budget is held to; its memory is the peak resident set of one more start at once (worker thread included). At 50,000 entries (over 4 MiB) the session gets the injection made before the edit and a background process works out the new one (not timed here: see "Issue #22" above). *Cold*: every cache off (\`IFLOW_MEMORY_HOOK_CACHE=0\`), every file parsed and ranked — at 50,000 entries with relevance that takes longer than the 2 s deadline, which then ends it (the session starts without memory; with the cache on, a background process would cache it for the next). Each project is a git repository on a branch \`fix/embedding-call-timeouts\` with a commit of its own and a changed file, its index written again a second after its files (one \`git status\`, as any use of a project gives: git takes a file written in the same second as its index for possibly changed, and would hash the bank at every start — 10 MB at 50,000 entries); *today's order* projects set \`memory_injection_ranking: original\` and \`memory_prompt_recall: false\`. The prompt hook's runs are each a new session.`,
+  `The hook as Claude Code starts it (\`node packages/hook-adapter/dist/session-start.cjs\`: a new process, stdin JSON, tracking file written), median of ${RUNS} runs per cell; each run follows a \`node -e 0\` run (same environment), and the ratio is the median of those pairs' ratios. *Warm*: the injection cached since the files last changed, as at every session start but the first after an edit. *Warm, new signals* (relevance session starts): the same, but git's answer differs from the last start's (a new untracked file each run), so the last plan cannot be reused and the cached index is ranked for a new query — the condition of the relevance budgets. *After an edit*: a learning appended to the bank's heuristics.md, so that the cached injection is stale and that file is parsed again, the others' entries coming from their per-file cache (\`.cache/files\`) and that file's unchanged entries from the cache of its version before the edit — each edit one learning after the file's kept version. Two starts follow each edit: *at once*, while the edited file is younger than two seconds (nothing made from it is kept), and *settled*, the first start after the file has settled (two seconds), which also writes what it made to the cache (the edited file's entries and the injection; the ranking's cache, every term's postings, is left to a background process it starts, and no start is timed before the last one's has finished) — the start a user meets after an edit made before the session, and the figure the budget is held to; its memory is the peak resident set of one more start at once (worker thread included). At 50,000 entries (over 4 MiB) the session gets the injection made before the edit and a background process works out the new one (not timed here: see "Issue #22" above). *Cold*: every cache off (\`IFLOW_MEMORY_HOOK_CACHE=0\`), every file parsed and ranked — at 50,000 entries with relevance that takes longer than the 2 s deadline, which then ends it (the session starts without memory; with the cache on, a background process would cache it for the next). Each project is a git repository on a branch \`fix/embedding-call-timeouts\` with a commit of its own and a changed file, its index written again a second after its files (one \`git status\`, as any use of a project gives: git takes a file written in the same second as its index for possibly changed, and would hash the bank at every start — 10 MB at 50,000 entries); *today's order* projects set \`memory_injection_ranking: original\` and \`memory_prompt_recall: false\`. The prompt hook's runs are each a new session.`,
   `Machine: ${cpus().length} × ${cpus()[0]?.model.trim() ?? "cpu"}, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}.`,
   "",
   `| scenario | warm (ratio to \`node -e 0\`) | warm, new signals (ratio) | after an edit: settled (ratio); at once (ratio), memory | cold (ratio) | entries / chars injected | budget (from this run's floors) |`,

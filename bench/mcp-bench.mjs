@@ -88,7 +88,13 @@ function runSessionStartHook(scenario) {
     env: { PATH: process.env.PATH ?? "", HOME: work, IFLOW_MEMORY_HOME: scenario.store, IFLOW_MEMORY_HOOK_DEADLINE_MS: "60000" },
     input: JSON.stringify({ cwd: scenario.root, source: "startup" }),
   });
-  if (!readdirSync(join(scenario.store, ".cache")).some((name) => name.endsWith(".ranking.json"))) throw new Error(`the hook left no cache: ${hook.stderr}`);
+  // The ranking's cache is written by the background process the hook starts: until it releases its claim.
+  const cached = () => {
+    const names = readdirSync(join(scenario.store, ".cache"));
+    return names.some((name) => name.endsWith(".ranking.json")) && !names.some((name) => name.endsWith(".refreshing"));
+  };
+  for (let waited = 0; !cached() && waited < 60_000; waited += 20) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
+  if (!cached()) throw new Error(`the hook left no cache: ${hook.stderr}`);
 }
 // The hooks' cache is kept only for files that settled (unchanged for two seconds): as a user's are.
 await new Promise((resolve) => setTimeout(resolve, 2_100));
