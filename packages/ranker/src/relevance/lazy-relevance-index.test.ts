@@ -3,23 +3,15 @@ import { resolve } from "node:path";
 import { parseKnowledgeBank } from "@iflow-memory/parser";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { INDEX_WORDS, indexEntryArbitrary, indexWeightsArbitrary } from "../__fixtures__/index-arbitraries.js";
 import { makeEntry } from "../__fixtures__/make-entry.js";
 import { lazyRelevanceIndex } from "./lazy-relevance-index.js";
 import { rankEntries } from "./rank-entries.js";
 import { buildRelevanceIndex, entryFieldTerms, numberTerms, termPostings, type IndexWeights, type NumberedTerms, type RelevanceIndex } from "./relevance-index.js";
 import type { LazyRelevanceIndex } from "./lazy-relevance-index.js";
 
-const WORDS = ["retry", "embedding", "timeout", "hook", "session", "cache", "RetryPolicy", "v2", "the", "löschen", "fast", "constructor"];
-const text = fc.array(fc.constantFrom(...WORDS), { maxLength: 12 }).map((words) => words.join(" "));
-const entryArbitrary = fc.record({ name: text, description: text, metadata: text }).map(({ name, description, metadata }) => makeEntry({ name, description, metadataText: metadata === "" ? "" : `- Instead: ${metadata}\n- Source: Feature #7` }));
-const weightsArbitrary = fc.record({
-  name: fc.constantFrom(0, 0.5, 1.5, 3),
-  description: fc.constantFrom(0, 1, 2),
-  metadata: fc.constantFrom(0, 0.6, 1),
-  lengthNormalization: fc.constantFrom(0, 0.5, 0.75, 1),
-});
 // Terms a query may ask for: those of the words, and some no entry holds.
-const QUERY_TERMS = [...new Set(WORDS.flatMap((word) => entryFieldTerms(makeEntry({ name: word, description: "", metadataText: "" }))[0]))].concat(["toString", "__proto__", "absent", "gone"]);
+const QUERY_TERMS = [...new Set(INDEX_WORDS.flatMap((word) => entryFieldTerms(makeEntry({ name: word, description: "", metadataText: "" }))[0]))].concat(["toString", "__proto__", "absent", "gone"]);
 
 // Everything a ranking reads of an index, compared with the built one's: the documents, the
 // vocabulary's size, whether it holds each term and each term's postings.
@@ -38,8 +30,8 @@ describe("lazyRelevanceIndex", () => {
   it("gives what buildRelevanceIndex builds, term for term, asked for a query's terms first or not, before and after it is built whole: entries numbered in two files' vocabularies (with terms no entry holds), tokenized, or damaged (300 random banks and weights, zero weights too)", () => {
     fc.assert(
       fc.property(
-        fc.array(fc.tuple(entryArbitrary, fc.integer({ min: 0, max: 3 })), { maxLength: 30 }),
-        weightsArbitrary,
+        fc.array(fc.tuple(indexEntryArbitrary, fc.integer({ min: 0, max: 3 })), { maxLength: 30 }),
+        indexWeightsArbitrary,
         fc.subarray(QUERY_TERMS),
         (drawn, weights: IndexWeights, asked) => {
           const entries = drawn.map(([entry]) => entry);

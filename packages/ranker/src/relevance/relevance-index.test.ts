@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { INDEX_WORDS, indexEntryArbitrary, indexWeightsArbitrary } from "../__fixtures__/index-arbitraries.js";
 import { makeEntry } from "../__fixtures__/make-entry.js";
 import { buildRelevanceIndex, entryFieldTerms, metadataTopicText, numberedFieldTerms, numberTerms, type IndexWeights, type NumberedTerms } from "./relevance-index.js";
 import { tokenizeText } from "./tokenize-text.js";
@@ -26,20 +27,10 @@ function plainIndex(entries: readonly ReturnType<typeof makeEntry>[], weights: I
   return Object.entries(Object.fromEntries([...lists].map(([term, list]) => [term, list.join(",")])));
 }
 
-const WORDS = ["retry", "embedding", "timeout", "hook", "session", "cache", "RetryPolicy", "v2", "the", "löschen", "fast"];
-const text = fc.array(fc.constantFrom(...WORDS), { maxLength: 12 }).map((words) => words.join(" "));
-const entryArbitrary = fc.record({ name: text, description: text, metadata: text }).map(({ name, description, metadata }) => makeEntry({ name, description, metadataText: metadata === "" ? "" : `- Instead: ${metadata}\n- Source: Feature #7` }));
-const weightsArbitrary = fc.record({
-  name: fc.constantFrom(0, 0.5, 1.5, 3),
-  description: fc.constantFrom(0, 1, 2),
-  metadata: fc.constantFrom(0, 0.6, 1),
-  lengthNormalization: fc.constantFrom(0, 0.5, 0.75, 1),
-});
-
 describe("buildRelevanceIndex", () => {
   it("gives each term the postings of BM25F's definition, to the byte and in the order the terms are first met (300 random banks and weights, zero weights too)", () => {
     fc.assert(
-      fc.property(fc.array(entryArbitrary, { maxLength: 30 }), weightsArbitrary, (entries, weights) => {
+      fc.property(fc.array(indexEntryArbitrary, { maxLength: 30 }), indexWeightsArbitrary, (entries, weights) => {
         const index = buildRelevanceIndex(entries, weights);
         expect(Object.entries(index.postings)).toEqual(plainIndex(entries, weights));
         expect(index.documents).toBe(entries.length);
@@ -57,7 +48,7 @@ describe("buildRelevanceIndex", () => {
         (size, seed, boost) => {
           let state = seed;
           const next = () => (state = (state * 1_103_515_245 + 12_345) % 2 ** 31);
-          const words = (count: number) => Array.from({ length: count }, () => WORDS[next() % WORDS.length]).join(" ");
+          const words = (count: number) => Array.from({ length: count }, () => INDEX_WORDS[next() % INDEX_WORDS.length]).join(" ");
           const entries = Array.from({ length: size }, () => makeEntry({ name: words(next() % 4), description: words(next() % 60), metadataText: `- Instead: ${words(next() % 9)}` }));
           const weights = { name: 1.5 * boost, description: boost, metadata: 0.6, lengthNormalization: 0.75 };
           expect(Object.entries(buildRelevanceIndex(entries, weights).postings)).toEqual(plainIndex(entries, weights));
@@ -69,7 +60,7 @@ describe("buildRelevanceIndex", () => {
 
   it("reads terms given numbered (a vocabulary per file, shared and grown) as it reads them given as lists (300 random banks and weights)", () => {
     fc.assert(
-      fc.property(fc.array(fc.tuple(entryArbitrary, fc.integer({ min: 0, max: 2 })), { maxLength: 30 }), weightsArbitrary, (drawn, weights) => {
+      fc.property(fc.array(fc.tuple(indexEntryArbitrary, fc.integer({ min: 0, max: 2 })), { maxLength: 30 }), indexWeightsArbitrary, (drawn, weights) => {
         const entries = drawn.map(([entry]) => entry);
         // Two files' vocabularies; some entries given none (tokenized by the index).
         const files = [0, 1].map(() => ({ vocabulary: [] as string[], positions: new Map<string, number>() }));
