@@ -269,7 +269,8 @@ export async function cachedInjection(io: HookIO, sources: InjectionSources, wai
     // A cache that cannot be written (no global store, a read-only home) only costs speed.
     if (cacheOn && fingerprint.settled) {
       // The ranking's cache holds every term's postings, which this start's plan does not read
-      // (only its query's): a background process writes it, where one can be started.
+      // (only its query's): a background process writes it, where one can be started. (Large
+      // files' injection comes from the worker with its index whole: only the write is left.)
       const aside = !large && injection.ranking !== undefined && refreshInBackground !== undefined && startRankingRefresh(refreshInBackground, path, sources);
       await writeCachedInjection(path, fingerprint.value, injection, { ranking: !aside }).catch(() => undefined);
     }

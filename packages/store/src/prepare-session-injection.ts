@@ -1,4 +1,4 @@
-import { entryOrders, lazyRelevanceIndex, injectionCandidates, planInjection, plainEntry, sharedHashPrefixes, type InjectionPlan, type InjectionIndex, type RelevanceIndex } from "@iflow-memory/ranker";
+import { entryOrders, injectionCandidates, lazyRelevanceIndex, planInjection, plainEntry, sharedHashPrefixes, type InjectionPlan, type InjectionIndex, type LazyRelevanceIndex } from "@iflow-memory/ranker";
 import type { EntryFileCache } from "./caches/entry-file-cache.js";
 import { readConfig, type MemoryConfig } from "./read-config.js";
 import type { RankingData } from "./caches/ranking-cache-file.js";
@@ -68,8 +68,8 @@ export async function prepareSessionInjection(options: { projectRoot: string; gl
 export function plainSessionInjection(injection: SessionInjection): SessionInjection {
   const { ranking } = injection;
   if (ranking === undefined) return injection;
-  // A lazy index (`lazyRelevanceIndex`) built whole; known by its method, so that the worker's bundle need not hold its class.
-  const index = "whole" in ranking.index && typeof ranking.index.whole === "function" ? (ranking.index.whole as () => RelevanceIndex)() : ranking.index;
+  // A lazy index built whole: known by its method, so that the worker's bundle need not hold its class.
+  const index = "whole" in ranking.index ? (ranking.index as LazyRelevanceIndex).whole() : ranking.index;
   return { ...injection, ranking: { ...ranking, candidates: ranking.candidates.map(plainEntry), index } };
 }
 
