@@ -19,6 +19,7 @@ import {
   writeCachedPlan,
   type EntryFileCache,
   type MemoryConfig,
+  type RefreshClaim,
   type SessionInjection,
   type SessionPlan,
   type SessionSignals,
@@ -321,15 +322,10 @@ export interface CachedInjectionOptions {
 /** Starts the background refresh unless one is running already; says what the next session gets. */
 function startRefresh(refreshInBackground: (options: InjectionSources) => void, path: string, sources: InjectionSources, bytes: number): string {
   const size = `${(bytes / 1_048_576).toFixed(1)} MB`;
-  const claim = claimCacheRefresh(path);
-  if (claim === "taken") return `; the memory files (${size}) are being read for the next session by an earlier one`;
-  if (claim === "impossible") return `; the memory files (${size}) take longer than that to read, and ${dirname(path)} cannot cache them`;
-  try {
-    refreshInBackground(sources);
-  } catch {
-    releaseCacheRefresh(path);
-    return `; the memory files (${size}) take longer than that to read`;
-  }
+  const started = launchRefresh(refreshInBackground, path, sources);
+  if (started === "taken") return `; the memory files (${size}) are being read for the next session by an earlier one`;
+  if (started === "impossible") return `; the memory files (${size}) take longer than that to read, and ${dirname(path)} cannot cache them`;
+  if (started === "failed") return `; the memory files (${size}) take longer than that to read`;
   return `; the memory files (${size}) are being read in the background for the next session`;
 }
 
@@ -339,13 +335,19 @@ function startRefresh(refreshInBackground: (options: InjectionSources) => void, 
  * started, and the start writes the ranking itself.
  */
 function startRankingRefresh(refreshInBackground: (options: InjectionSources) => void, path: string, sources: InjectionSources): boolean {
-  if (claimCacheRefresh(path) !== "claimed") return false;
+  return launchRefresh(refreshInBackground, path, sources) === "claimed";
+}
+
+// Claims the refresh (`claimCacheRefresh`) and, claimed, starts it: "failed" (the claim released) when it could not be started.
+function launchRefresh(refreshInBackground: (options: InjectionSources) => void, path: string, sources: InjectionSources): RefreshClaim | "failed" {
+  const claim = claimCacheRefresh(path);
+  if (claim !== "claimed") return claim;
   try {
     refreshInBackground(sources);
-    return true;
+    return claim;
   } catch {
     releaseCacheRefresh(path);
-    return false;
+    return "failed";
   }
 }
 

@@ -3,6 +3,7 @@ import {
   buildRelevanceIndex,
   DEFAULT_INDEX_WEIGHTS,
   entryFieldTerms,
+  fieldWordWeights,
   numberTerms,
   type EntryFieldTerms,
   type IndexWeights,
@@ -137,7 +138,8 @@ export class LazyRelevanceIndex implements RelevanceIndexReader {
     // The terms of entries that come tokenized (or whose numbers their vocabulary lacks), numbered here.
     const own: string[] = [];
     const positions = new Map<string, number>();
-    // Vocabularies marked by an entry whose numbers turned out damaged, marked again without it.
+    // Vocabularies marked by an entry whose numbers turned out damaged, marked again without it
+    // (one no entry kept then holds nothing).
     const remark = new Set<readonly unknown[]>();
     for (let position = 0; position < documents; position++) {
       const entry = this.entries[position]!;
@@ -166,19 +168,7 @@ export class LazyRelevanceIndex implements RelevanceIndexReader {
       used.set(terms, marks);
       for (let position = 0; position < documents; position++) if (vocabulary[position] === terms) markNumbers(numbers[position]!, marks);
     }
-    const lengths = [0, 0, 0];
-    for (const fields of numbers) for (let field = 0; field < 3; field++) lengths[field]! += fields[field]!.length;
-    const averages = lengths.map((length) => Math.max(1, length / Math.max(1, documents)));
-    const fieldWeights = [this.weights.name, this.weights.description, this.weights.metadata];
-    const b = this.weights.lengthNormalization;
-    const weights = new Float64Array(documents * 3);
-    for (let position = 0; position < documents; position++) {
-      for (let field = 0; field < 3; field++) {
-        weights[position * 3 + field] = fieldWeights[field]! / (1 - b + (b * numbers[position]![field]!.length) / averages[field]!);
-      }
-    }
-    // A vocabulary no entry kept (its numbers all damaged) holds nothing.
-    for (const terms of used.keys()) if (!vocabulary.includes(terms)) used.delete(terms);
+    const weights = fieldWordWeights((at) => numbers[Math.floor(at / 3)]![at % 3]!.length, documents, this.weights);
     return (this.wordsMade = { vocabulary, numbers, weights, used });
   }
 }

@@ -238,11 +238,7 @@ export function buildRelevanceIndex<T extends Pick<Entry, "name" | "description"
     }
   });
   starts[entries.length * 3] = used;
-  const fieldWeights = [weights.name, weights.description, weights.metadata];
-  const lengths = [0, 0, 0];
-  for (let at = 0; at < entries.length * 3; at++) lengths[at % 3]! += starts[at + 1]! - starts[at]!;
-  const averages = lengths.map((length) => Math.max(1, length / Math.max(1, entries.length)));
-  const b = weights.lengthNormalization;
+  const wordWeights = fieldWordWeights((at) => starts[at + 1]! - starts[at]!, entries.length, weights);
 
   // An entry's weighted counts are summed in `counts` by number (its terms listed in `met` in the
   // order they come, as a per-entry Map would keep them; `metBy` holds the position + 1 of the
@@ -264,7 +260,7 @@ export function buildRelevanceIndex<T extends Pick<Entry, "name" | "description"
     for (let field = 0; field < 3; field++) {
       const from = starts[position * 3 + field]!;
       const to = starts[position * 3 + field + 1]!;
-      const weight = fieldWeights[field]! / (1 - b + (b * (to - from)) / averages[field]!);
+      const weight = wordWeights[position * 3 + field]!;
       for (let at = from; at < to; at++) {
         const number = words[at]!;
         if (metBy[number] !== position + 1) {
@@ -304,6 +300,27 @@ export function buildRelevanceIndex<T extends Pick<Entry, "name" | "description"
     texts.length = 0;
   });
   return { version: 2, documents: entries.length, postings };
+}
+
+/**
+ * What each word of an entry's field adds to its term's count (BM25F's pseudo-frequency): the
+ * field's weight, normalised by the field's length against its average over all `documents`
+ * entries. `length(entry * 3 + field)` gives a field's number of words; the weights are laid out
+ * the same. The one place the index's weights are worked out: the built index and the lazy one
+ * (`lazyRelevanceIndex`) sum the same numbers.
+ *
+ * @example
+ * fieldWordWeights((at) => [2, 10, 0][at % 3]!, 1, DEFAULT_INDEX_WEIGHTS); // [1.5, 1, 0.6]
+ */
+export function fieldWordWeights(length: (at: number) => number, documents: number, weights: IndexWeights): Float64Array {
+  const lengths = [0, 0, 0];
+  for (let at = 0; at < documents * 3; at++) lengths[at % 3]! += length(at);
+  const averages = lengths.map((total) => Math.max(1, total / Math.max(1, documents)));
+  const fieldWeights = [weights.name, weights.description, weights.metadata];
+  const b = weights.lengthNormalization;
+  const result = new Float64Array(documents * 3);
+  for (let at = 0; at < documents * 3; at++) result[at] = fieldWeights[at % 3]! / (1 - b + (b * length(at)) / averages[at % 3]!);
+  return result;
 }
 
 function grown<T extends Float64Array | Int32Array>(array: T): T {
