@@ -20,8 +20,9 @@ export default defineConfig([
   // and a session start waits for it. session-start.cjs and user-prompt-submit.cjs are small
   // loaders that run session-start-run.cjs and user-prompt-submit-run.cjs (stdin, cache, output)
   // with V8's code cache; session-start-prepare.cjs (parser, ranker, YAML) is loaded only when the
-  // cached injection is stale, and session-start-aside.cjs runs that in a worker or a background
-  // process for large files.
+  // cached injection is stale, session-start-plan.cjs (the ranker) only for a plan for new
+  // signals, and session-start-aside.cjs runs the preparation in a worker or a background process
+  // for large files.
   {
     entry: {
       "session-start": "src/bin/session-start.ts",
@@ -29,6 +30,7 @@ export default defineConfig([
       "session-start-run": "src/bin/session-start-run.ts",
       "user-prompt-submit-run": "src/bin/user-prompt-submit-run.ts",
       "session-start-prepare": "src/bin/session-start-prepare.ts",
+      "session-start-plan": "src/bin/session-start-plan.ts",
       "session-start-aside": "src/bin/session-start-aside.ts",
     },
     define: { __IFLOW_MEMORY_VERSION__: JSON.stringify(version) },

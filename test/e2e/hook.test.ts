@@ -517,6 +517,25 @@ describe.each(testNodes())("on $label", ({ major, executable, missing }) => {
       expect(warm).toEqual({ builtins: git, files: ["probe.cjs", "session-start.cjs", "session-start-run.cjs"] });
     });
 
+    it("with new signals, loads the ranker's own file to plan with, but not the parser and YAML bundle; with the same signals, neither", async () => {
+      const { base, home, projectRoot, store } = workspace({ bank: "iflow-kb-2026-04", globalExample: true });
+      const probe = moduleProbe(base);
+      const run = async () => hook(stdinFor(projectRoot), home, { nodeOptions: ["--require", probe] });
+      await new Promise((resolve) => setTimeout(resolve, 2_100));
+      await run();
+      // The ranking's cache, written by a background process.
+      await refreshed(store);
+      const again = await run();
+      // A manifest in the project: its stack, and with it the session's query, is new.
+      writeFileSync(join(projectRoot, "package.json"), JSON.stringify({ name: "retry-budget", dependencies: { "p-retry": "^6.0.0" } }));
+      const signals = await run();
+      const loaded = (result: { stderr: string }) => JSON.parse(result.stderr.split("\n").at(-2)!) as unknown;
+      expect(loaded(again)).toEqual({ builtins: ["child_process"], files: ["probe.cjs", "session-start.cjs", "session-start-run.cjs"] });
+      expect(loaded(signals)).toEqual({ builtins: ["child_process"], files: ["probe.cjs", "session-start.cjs", "session-start-run.cjs", "session-start-plan.cjs"] });
+      expect(signals.output).toEqual((await hook(stdinFor(projectRoot), home, { env: { IFLOW_MEMORY_HOOK_CACHE: "0" } })).output);
+      expect(signals.output).not.toEqual(again.output);
+    });
+
     it("after a learning is appended, loads the parser bundle but not crypto: the new entry is hashed without it, the others' hashes and terms come from the file's earlier cache", async () => {
       const { base, home, projectRoot } = workspace({ bank: "iflow-kb-2026-04", globalExample: true });
       const probe = moduleProbe(base);
@@ -584,10 +603,12 @@ describe.each(testNodes())("on $label", ({ major, executable, missing }) => {
       const whole = (await prepareSessionInjection({ projectRoot, globalStoreDir: store })).ranking!;
       expect(Object.fromEntries(indexTerms(kept.index))).toEqual(Object.fromEntries(indexTerms(whole.index)));
       expect(kept.candidates.map((entry) => entry.contentHash)).toEqual(whole.candidates.map((entry) => entry.contentHash));
-      // A start with new signals (an untracked file) ranks from it, as a start with no cache does.
-      writeFileSync(join(projectRoot, "retry_budget.py"), "x = 1\n");
+      // A start with new signals (a manifest: the project's stack) ranks from it, as a start with no cache does.
+      const before = await hook(stdinFor(projectRoot), home);
+      writeFileSync(join(projectRoot, "package.json"), JSON.stringify({ name: "retry-budget", dependencies: { "p-retry": "^6.0.0" } }));
       const signals = await hook(stdinFor(projectRoot), home);
       expect(signals.output).toEqual((await hook(stdinFor(projectRoot), home, { env: { IFLOW_MEMORY_HOOK_CACHE: "0" } })).output);
+      expect(signals.output).not.toEqual(before.output);
     });
   });
 });

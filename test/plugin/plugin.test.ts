@@ -5,7 +5,7 @@ import { CLI_BIN, copyCorpus, CORPORA_DIR, makeTempDir, REPO_ROOT, runNode } fro
 import { describe, expect, it } from "vitest";
 
 const PLUGIN = join(REPO_ROOT, "plugins/iflow-memory");
-const BUNDLE_FILES = ["session-start.cjs", "user-prompt-submit.cjs", "session-start-run.cjs", "user-prompt-submit-run.cjs", "session-start-prepare.cjs", "session-start-aside.cjs"];
+const BUNDLE_FILES = ["session-start.cjs", "user-prompt-submit.cjs", "session-start-run.cjs", "user-prompt-submit-run.cjs", "session-start-prepare.cjs", "session-start-plan.cjs", "session-start-aside.cjs"];
 
 describe("the Claude Code plugin", () => {
   it("is listed by the marketplace, and its hooks.json runs a bundle that exists", () => {

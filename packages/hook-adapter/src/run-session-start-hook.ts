@@ -1,4 +1,4 @@
-import { forgetCachedInjection, planSessionStart, readFeedback, sessionQuery, startSessionSignals, storeCacheDir, type MemoryConfig, type PendingSessionSignals } from "@iflow-memory/store";
+import { forgetCachedInjection, originalSessionPlan, planSessionStart, readFeedback, sessionQuery, startSessionSignals, storeCacheDir, type MemoryConfig, type PendingSessionSignals } from "@iflow-memory/store";
 import { withIndexFetch } from "@iflow-memory/ranker";
 import { agentDialect } from "./agent-dialect.js";
 import { cachedInjection, claimInjection, hookSources, reportWarnings, runHook, type HookIO } from "./hook-runtime.js";
@@ -23,6 +23,24 @@ import { recordInjection } from "./record-injection.js";
  *   stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() });
  */
 export function runSessionStartHook(io: HookIO): Promise<0> {
+  return runSessionStartHookWith(io, () => ({ planSessionStart, readFeedback }));
+}
+
+/** What a session start needs only when it makes a plan for a query: the ranker, and the feedback it weighs. */
+export interface SessionPlanner {
+  planSessionStart: typeof planSessionStart;
+  readFeedback: typeof readFeedback;
+}
+
+/**
+ * `runSessionStartHook`, with the planner of a new plan from `planner`, called only when one is
+ * made: the hook's bundle loads it from a file of its own (a warm start, which reuses a plan or
+ * injects today's, never loads the ranker's code).
+ *
+ * @example
+ * runSessionStartHookWith(io, () => require("./session-start-plan.cjs"));
+ */
+export function runSessionStartHookWith(io: HookIO, planner: () => SessionPlanner): Promise<0> {
   return runHook(io, "the session starts without memory", async ({ input, problems, waiting }) => {
     if (typeof input.hook_event_name === "string" && input.hook_event_name !== "SessionStart") {
       problems.push(`called for ${input.hook_event_name}, not SessionStart; nothing injected`);
@@ -57,7 +75,7 @@ export function runSessionStartHook(io: HookIO): Promise<0> {
       reportWarnings(injection.warnings, problems);
 
       const fetch = io.fetch ?? "cli";
-      let plan = planSessionStart(injection, null, { fetch });
+      let plan = originalSessionPlan(injection, fetch);
       if (config.injectionRanking !== "original") {
         waiting.begin();
         // Git first (if not started already), so that it works while the index is read; its time
@@ -74,7 +92,8 @@ export function runSessionStartHook(io: HookIO): Promise<0> {
           plan = last.plan;
         } else {
           const candidates = read !== null ? read.candidates : await ranking();
-          plan = planSessionStart({ ...injection, ...(candidates === undefined ? {} : { ranking: candidates }) }, query, { feedback: readFeedback(sources.globalStoreDir), fetch });
+          const { planSessionStart: makePlan, readFeedback: feedbackOf } = planner();
+          plan = makePlan({ ...injection, ...(candidates === undefined ? {} : { ranking: candidates }) }, query, { feedback: feedbackOf(sources.globalStoreDir), fetch });
           await savePlan(queryKey, plan);
         }
       }

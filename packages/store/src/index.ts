@@ -73,7 +73,7 @@ export type { SettingsRevertOutcome } from "./revert-settings-file.js";
 export { removeStoreCache } from "./caches/index.js";
 export { updateTextFile } from "./update-text-file.js";
 export { isoTimestamp } from "./iso-timestamp.js";
-export { planPromptRecall, planSessionStart, PROMPT_RECALL_MAX_CHARS, sessionQuery, readSessionLedger, recordInSessionLedger, SESSION_LEDGER_MAX_AGE_MS, sessionLedgerPath } from "./relevance/index.js";
+export { originalSessionPlan, planPromptRecall, planSessionStart, PROMPT_RECALL_MAX_CHARS, sessionQuery, readSessionLedger, recordInSessionLedger, SESSION_LEDGER_MAX_AGE_MS, sessionLedgerPath } from "./relevance/index.js";
 export { claimSessionEvent, createMemorySearcher, SESSION_CLAIM_WINDOW_MS, searchMemory, sharedRanking } from "./relevance/index.js";
 export type { MemorySearcher, SearchMemoryOptions, SearchScope, SessionPlan, SharedRanking } from "./relevance/index.js";
 export { DEFAULT_SIGNALS_TIMEOUT_MS, gatherSessionSignals, MAX_CHANGED_FILES, startSessionSignals } from "./signals/index.js";

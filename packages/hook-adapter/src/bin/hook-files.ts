@@ -3,22 +3,30 @@ import type { prepareSessionInjection, SessionInjection } from "@iflow-memory/st
 import { agentFromArguments } from "../agent-dialect.js";
 import { descriptorIO } from "../descriptor-io.js";
 import type { HookIO, InjectionSources, PrepareInjection } from "../hook-runtime.js";
+import type { SessionPlanner } from "../run-session-start-hook.js";
 import { requireWithCodeCache } from "./run-with-code-cache.js";
 
 // The hooks are small files side by side. session-start.cjs and user-prompt-submit.cjs run
 // session-start-run.cjs and user-prompt-submit-run.cjs (with V8's code cache), which read
 // stdin, the cache and print; the parser and YAML library live in session-start-prepare.cjs,
-// loaded only when the cached injection is stale; session-start-aside.cjs runs that preparation
-// in a worker thread or a background process when the memory files are large.
+// loaded only when the cached injection is stale; the ranker a session start plans with, in
+// session-start-plan.cjs, loaded only for signals it has no plan for (or from the preparation's
+// file, when that is loaded); session-start-aside.cjs runs the preparation in a worker thread or
+// a background process when the memory files are large.
 const PREPARE_BUNDLE = "session-start-prepare.cjs";
+const PLAN_BUNDLE = "session-start-plan.cjs";
 export const ASIDE_BUNDLE = join(__dirname, "session-start-aside.cjs");
 
 /** Works the injection out in this thread, loading the prepare bundle (with V8's code cache) on first use. */
 export const prepareHere: PrepareInjection = async (options) => {
-  prepareBundle ??= requireWithCodeCache(PREPARE_BUNDLE) as { prepareSessionInjection: typeof prepareSessionInjection };
+  prepareBundle ??= requireWithCodeCache(PREPARE_BUNDLE) as typeof prepareBundle & object;
   return prepareBundle.prepareSessionInjection(options);
 };
-let prepareBundle: { prepareSessionInjection: typeof prepareSessionInjection } | undefined;
+let prepareBundle: (SessionPlanner & { prepareSessionInjection: typeof prepareSessionInjection }) | undefined;
+
+/** The ranker a session start plans with: the preparation's file's when it is loaded, else its own file (with V8's code cache), loaded on first use. */
+export const planHere = (): SessionPlanner => (planBundle ??= prepareBundle ?? (requireWithCodeCache(PLAN_BUNDLE) as SessionPlanner));
+let planBundle: SessionPlanner | undefined;
 
 // worker_threads and child_process are loaded only where used: most hook runs need neither.
 /** Works the injection out in a worker thread, which the hook's deadline can stop waiting for. */

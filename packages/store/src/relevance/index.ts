@@ -1,4 +1,4 @@
-export { planPromptRecall, planSessionStart, PROMPT_RECALL_MAX_CHARS, sessionQuery } from "./plan-session-injection.js";
+export { originalSessionPlan, planPromptRecall, planSessionStart, PROMPT_RECALL_MAX_CHARS, sessionQuery } from "./plan-session-injection.js";
 export type { SessionPlan } from "./plan-session-injection.js";
 export { readSessionLedger, recordInSessionLedger, SESSION_LEDGER_MAX_AGE_MS, sessionLedgerPath } from "./session-ledger.js";
 export { createMemorySearcher, searchMemory } from "./search-memory.js";

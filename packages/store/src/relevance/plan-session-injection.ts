@@ -31,7 +31,7 @@ export function planSessionStart(
   const { config, ranking } = injection;
   const fetch = options.fetch ?? "mcp";
   if (!config.injectionEnabled || config.injectionRanking === "original" || ranking === undefined || query === null || queryTerms(query).size === 0) {
-    return { ...injection.plan, block: withIndexFetch(injection.plan.block, fetch), ranking: "original" };
+    return originalSessionPlan(injection, fetch);
   }
   const plan = planInjection({
     candidates: ranking.candidates,
@@ -44,6 +44,18 @@ export function planSessionStart(
     ...sessionIndex(config),
   });
   return { ...trackedPlan(plan), block: withIndexFetch(plan.block, fetch), ranking: "relevance" };
+}
+
+/**
+ * What a session start injects without a query: today's plan (`planSessionStart`'s answer for a
+ * null query, or with `memory_injection_ranking: original`), its index naming `fetch`. Needs
+ * neither the ranking nor the ranker's code.
+ *
+ * @example
+ * originalSessionPlan(injection, "mcp").block;
+ */
+export function originalSessionPlan(injection: SessionInjection, fetch: MemoryFetch = "mcp"): SessionPlan {
+  return { ...injection.plan, block: withIndexFetch(injection.plan.block, fetch), ranking: "original" };
 }
 
 /**
