@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { queryTerms } from "./query-terms.js";
+import { DEFAULT_QUERY_WEIGHTS, queryTerms, type RelevanceQuery } from "./query-terms.js";
 
 describe("queryTerms", () => {
   it("weighs each term by the strongest part of the query it occurs in", () => {
@@ -19,6 +19,17 @@ describe("queryTerms", () => {
   it("gives boilerplate commit subjects no weight, and a conventional commit's type none, its scope and words theirs", () => {
     expect(queryTerms({ commitSubjects: ["Merge branch 'main'", "Merge pull request #12 from acme/payment-gateway", "wip", "Fix typo", 'Revert "Cache tax tables"', "Bump version to 1.2.3", "v1.2.3"] }).size).toBe(0);
     expect(Object.fromEntries(queryTerms({ commitSubjects: ["fix(checkout): retry idempotent requests", "chore(release): 1.2.0"] }))).toEqual({ checkout: 0.8, retri: 0.8, idempot: 0.8, request: 0.8 });
+  });
+
+  it("gives the same query's terms again as a copy of its own, and a query changed in place its new terms", () => {
+    const query: RelevanceQuery = { branch: "fix/embedding-call-timeouts", changedFiles: ["semantic_memory/retry.py"] };
+    const first = queryTerms(query);
+    first.set("cach", 1);
+    expect(Object.fromEntries(queryTerms(query))).toEqual({ embed: 1, call: 1, timeout: 1, retri: 0.3, py: 0.3, semant: 0.15, memori: 0.15 });
+    (query.changedFiles as string[]).push("docs/cache.md");
+    query.branch = "feature/price-page";
+    expect(Object.fromEntries(queryTerms(query))).toEqual(Object.fromEntries(queryTerms({ branch: "feature/price-page", changedFiles: ["semantic_memory/retry.py", "docs/cache.md"] })));
+    expect(queryTerms(query, { ...DEFAULT_QUERY_WEIGHTS, changedFiles: 0 }).has("retri")).toBe(false);
   });
 
   it("has no terms for an empty query", () => {

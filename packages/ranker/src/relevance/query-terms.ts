@@ -68,6 +68,19 @@ const BRANCH_TYPE = /^(?:feature|feat|fix|bugfix|hotfix|chore|docs|refactor|test
  * // Map { "embed" => 1, "call" => 1, "timeout" => 1, "retri" => 0.3, "py" => 0.3, "semant" => 0.15, "memori" => 0.15 }
  */
 export function queryTerms(query: RelevanceQuery, weights: QueryWeights = DEFAULT_QUERY_WEIGHTS): Map<string, number> {
+  // A plan asks for the same query's terms several times (whether it has any, then to rank, then
+  // to rank its index): tokenized once, and given as a copy each time. The query is checked by its
+  // text too, not only by identity: a caller may change it in place between calls.
+  const key = JSON.stringify([query, weights]);
+  const kept = LAST_TERMS.get(query);
+  if (kept !== undefined && kept.key === key) return new Map(kept.terms);
+  const terms = termsOf(query, weights);
+  LAST_TERMS.set(query, { key, terms: new Map(terms) });
+  return terms;
+}
+const LAST_TERMS = new WeakMap<RelevanceQuery, { key: string; terms: ReadonlyMap<string, number> }>();
+
+function termsOf(query: RelevanceQuery, weights: QueryWeights): Map<string, number> {
   const terms = new Map<string, number>();
   const add = (text: string | null | undefined, weight: number, skip?: ReadonlySet<string>) => {
     if (text === null || text === undefined || weight <= 0) return;
