@@ -91,8 +91,11 @@ export function runSessionStartHookWith(io: HookIO, planner: () => SessionPlanne
         if (last !== null && last.query === queryKey) {
           plan = last.plan;
         } else {
+          // The ranker's code before the ranking is read, while the heap is small (a ranking of
+          // 50,000 entries is as many objects).
+          const planning = read === null ? planner() : null;
           const candidates = read !== null ? read.candidates : await ranking();
-          const { planSessionStart: makePlan, readFeedback: feedbackOf } = planner();
+          const { planSessionStart: makePlan, readFeedback: feedbackOf } = planning ?? planner();
           plan = makePlan({ ...injection, ...(candidates === undefined ? {} : { ranking: candidates }) }, query, { feedback: feedbackOf(sources.globalStoreDir), fetch });
           await savePlan(queryKey, plan);
         }
