@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { defineConfig } from "tsup";
 import { lazyBuiltins } from "../../scripts/lazy-builtins.js";
+import { sideEffectFree } from "../../scripts/side-effect-free.js";
 
 // CommonJS dependencies bundled into ESM use require() and __filename; give them both.
 const banner = {
@@ -47,7 +48,7 @@ export default defineConfig([
     define: { __IFLOW_MEMORY_VERSION__: JSON.stringify(version), __IFLOW_MEMORY_SPLIT__: "true" },
     // crypto and zlib at their first use: inject after an edit hashes the few entries it adds
     // without crypto, and needs zlib's CRC-32 only for a large file that grew.
-    esbuildPlugins: [lazyBuiltins(["crypto", "zlib"])],
+    esbuildPlugins: [lazyBuiltins(["crypto", "zlib"]), sideEffectFree(["jsonc-parser"])],
     esbuildOptions: (options) => {
       // bin.ts reads import.meta.url only where __dirname is missing (an ES module).
       options.logOverride = { "empty-import-meta": "silent" };

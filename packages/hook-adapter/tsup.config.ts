@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { defineConfig } from "tsup";
 import { lazyBuiltins } from "../../scripts/lazy-builtins.js";
+import { sideEffectFree } from "../../scripts/side-effect-free.js";
 
 const { version } = JSON.parse(readFileSync("package.json", "utf8")) as { version: string };
 
@@ -39,7 +40,7 @@ export default defineConfig([
     target: "node20",
     platform: "node",
     noExternal: [/.*/],
-    esbuildPlugins: [lazyBuiltins(["os", "module", "crypto", "zlib"])],
+    esbuildPlugins: [lazyBuiltins(["os", "module", "crypto", "zlib"]), sideEffectFree(["jsonc-parser"])],
     // Left as written, so that the plugin above sees `node:module` (descriptor-io.ts imports it)
     // before tsup's own plugin would rewrite it to a plain require.
     removeNodeProtocol: false,

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { defineConfig } from "tsup";
+import { sideEffectFree } from "../../scripts/side-effect-free.js";
 
 const { version } = JSON.parse(readFileSync("package.json", "utf8")) as { version: string };
 
@@ -23,6 +24,8 @@ export default defineConfig([
     target: "node20",
     platform: "node",
     noExternal: [/.*/],
+    // jsonc-parser (the store's, for setup) is no part of the server: none of its code in it.
+    esbuildPlugins: [sideEffectFree(["jsonc-parser"])],
     minify: true,
     splitting: false,
     sourcemap: false,

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { HistoryRecord } from "@iflow-memory/store";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { agentWorkspace, configureGemini, geminiContents, MOCK_REPLY, runGemini, setupAgent, startMockModelApi, type MockModelApi } from "./harness.js";
+import { agentWorkspace, configureGemini, GEMINI_SETTINGS, geminiContents, MOCK_REPLY, runGemini, setupAgent, startMockModelApi, type MockModelApi } from "./harness.js";
 
 // The real Gemini CLI (@google/gemini-cli, pinned in pnpm-workspace.yaml), run as `gemini -p` in a
 // temp HOME against a mock of the Gemini API on 127.0.0.1 (GOOGLE_GEMINI_BASE_URL).
@@ -22,6 +22,8 @@ describe("Gemini CLI with iflow-memory setup gemini", () => {
     const { home, project } = agentWorkspace();
     configureGemini(home);
     await setupAgent("gemini", home);
+    // Its settings kept their comment: Gemini CLI reads them so.
+    expect(readFileSync(join(home, ".gemini/settings.json"), "utf8")).toContain(GEMINI_SETTINGS.split("\n")[1]);
     const run = await runGemini({ home, cwd: project, prompt: PROMPT, api });
     expect([run.code, run.stdout.trim()]).toEqual([0, MOCK_REPLY]);
     const [contents] = geminiContents(api.requests);

@@ -169,10 +169,17 @@ export function runCodex(options: { home: string; cwd: string; prompt: string; t
   return runProcess(process.execPath, args, { cwd: options.cwd, env: { ...baseEnv(options.home), CODEX_HOME: join(options.home, ".codex"), OPENAI_API_KEY: "sk-mock", ...options.env } });
 }
 
-/** Gemini CLI's API-key login, in `~/.gemini/settings.json` (before `setup gemini`, which must keep it). */
+/** Gemini CLI's settings with comments, as Gemini CLI reads them (before `setup gemini`, which must keep them). */
+export const GEMINI_SETTINGS = `{
+  // Log in with the API key in GEMINI_API_KEY (the mock's)
+  "security": { "auth": { "selectedType": "gemini-api-key" } }
+}
+`;
+
+/** Gemini CLI's API-key login, in `~/.gemini/settings.json`, commented (`GEMINI_SETTINGS`). */
 export function configureGemini(home: string): void {
   mkdirSync(join(home, ".gemini"), { recursive: true });
-  writeFileSync(join(home, ".gemini/settings.json"), `${JSON.stringify({ security: { auth: { selectedType: "gemini-api-key" } } }, null, 2)}\n`);
+  writeFileSync(join(home, ".gemini/settings.json"), GEMINI_SETTINGS);
 }
 
 /** `gemini -p PROMPT` in `cwd`, the folder trusted and tools allowed (a headless run has no prompt to allow them). */

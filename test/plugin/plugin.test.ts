@@ -47,6 +47,15 @@ describe("the Claude Code plugin", () => {
     }
   });
 
+  it("carries none of the JSON-with-comments editor the store has for setup (jsonc-parser, whose modules run code as they load)", () => {
+    // A name of jsonc-parser's SyntaxKind enum, which its scanner sets up as it loads.
+    for (const file of [...BUNDLE_FILES.map((name) => join(PLUGIN, "hooks", name)), join(PLUGIN, "mcp/mcp-server.cjs")]) {
+      expect(readFileSync(file, "utf8").includes("OpenBraceToken"), file).toBe(false);
+    }
+    // The command, whose setup uses it, does.
+    expect(readFileSync(join(PLUGIN, "bin/iflow-memory.mjs"), "utf8").includes("OpenBraceToken")).toBe(true);
+  });
+
   it("gives, from a copy outside the repository, the same output as iflow-memory hook session-start", async () => {
     const base = makeTempDir();
     const plugin = join(base, "plugin");

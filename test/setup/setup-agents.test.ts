@@ -121,6 +121,36 @@ describe("iflow-memory setup gemini", () => {
     expect(JSON.parse(readFileSync(join(home, ".gemini/settings.json"), "utf8"))).toEqual(settings);
   });
 
+  it("keeps the comments of a settings.json that has some (Gemini CLI reads them): changes only what it adds, takes it out again, and doctor reads it", async () => {
+    const home = makeTempDir();
+    mkdirSync(join(home, ".gemini"));
+    const commented = `{
+  // my editor
+  "general": { "preferredEditor": "vim" },
+  "hooks": {
+    /* the sound of a session */
+    "SessionStart": [{ "matcher": "startup", "hooks": [{ "name": "peon", "type": "command", "command": "bash peon.sh" }] }]
+  }
+}
+`;
+    writeFileSync(join(home, ".gemini/settings.json"), commented);
+    const installed = await run(home, ["gemini"]);
+    const text = readFileSync(join(home, ".gemini/settings.json"), "utf8");
+    expect([installed.code, installed.stderr, text.includes("  // my editor\n"), text.includes("    /* the sound of a session */\n")]).toEqual([0, "", true, true]);
+    // What Gemini CLI reads: the settings without their comments.
+    const ours = (name: string) => ({ hooks: [{ name: "iflow-memory", type: "command", command: hook(name, "gemini"), timeout: 10_000 }] });
+    expect(JSON.parse(text.replace("  // my editor\n", "").replace("    /* the sound of a session */\n", ""))).toEqual({
+      general: { preferredEditor: "vim" },
+      hooks: { SessionStart: [...settings.hooks.SessionStart, ours("session-start")], BeforeAgent: [ours("user-prompt-submit")] },
+      mcpServers: { "iflow-memory": { command: "node", args: [MCP_BUNDLE] } },
+    });
+    const doctor = await runNode(CLI_BIN, ["doctor", "--json"], { env: { HOME: home }, cwd: makeTempDir() });
+    const check = (JSON.parse(doctor.stdout) as Array<{ name: string; status: string; details: string[] }>).find((entry) => entry.name === "gemini cli install");
+    expect(check).toEqual({ name: "gemini cli install", status: "ok", details: [`hooks: SessionStart, BeforeAgent; MCP server: registered (${home}/.gemini)`] });
+    expect((await run(home, ["gemini", "--uninstall"])).code).toBe(0);
+    expect(readFileSync(join(home, ".gemini/settings.json"), "utf8")).toBe(commented);
+  });
+
   it("refuses a settings.json that is not JSON: exit 1, one line, no change", async () => {
     const home = makeTempDir();
     mkdirSync(join(home, ".gemini"));

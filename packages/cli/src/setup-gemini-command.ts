@@ -72,7 +72,8 @@ export function registerSetupGeminiCommand(setup: Command, io: CliIO, setExitCod
               : `Already installed in ${path}; nothing changed.`;
           return { settings: current, changed: lines.length > 0 || removed.length > 0, message };
         },
-        { dryRun },
+        // Gemini CLI reads its settings with comments: a file that has some keeps them.
+        { dryRun, comments: true },
       );
 
       const notes = uninstall

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { HealthCheck } from "@iflow-memory/store";
+import { parseJsonWithComments, type HealthCheck } from "@iflow-memory/store";
 import type { AgentName } from "./agent-dialect.js";
 import { isIflowMemoryHook } from "./add-session-start-hook.js";
 import { registeredCodexMcpServer } from "./codex-config.js";
@@ -30,7 +30,8 @@ export interface AgentInstallStatus {
 export function agentInstallStatus(agent: AgentName, configDir: string): AgentInstallStatus {
   const status: AgentInstallStatus = { agent, hooks: [], commands: [], mcp: false, unreadable: [] };
   const hooksFile = join(configDir, agent === "codex" ? "hooks.json" : "settings.json");
-  const settings = readJson(hooksFile, status.unreadable);
+  // Gemini CLI reads its settings with comments.
+  const settings = readJson(hooksFile, status.unreadable, agent === "gemini");
   const hooks = settings?.hooks;
   if (isObject(hooks)) {
     for (const [event, groups] of Object.entries(hooks)) {
@@ -66,17 +67,21 @@ function readText(path: string): string | null {
   }
 }
 
-function readJson(path: string, unreadable: string[]): Record<string, unknown> | null {
+function readJson(path: string, unreadable: string[], comments = false): Record<string, unknown> | null {
   const text = readText(path);
   if (text === null) return null;
-  try {
-    const value: unknown = JSON.parse(text);
-    if (isObject(value)) return value;
-  } catch {
-    // reported below
-  }
+  const read = comments ? parseJsonWithComments(text) : parsed(text);
+  if ("value" in read && isObject(read.value)) return read.value;
   unreadable.push(path);
   return null;
+}
+
+function parsed(text: string): { value: unknown } | { error: string } {
+  try {
+    return { value: JSON.parse(text) as unknown };
+  } catch (error) {
+    return { error: (error as Error).message };
+  }
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

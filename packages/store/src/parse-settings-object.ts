@@ -1,22 +1,47 @@
+import { parse as parseJsonc, printParseErrorCode, type ParseError } from "jsonc-parser";
 import { StoreError } from "./store-error.js";
 
 /**
  * A JSON settings file's object: `{}` when it is missing or blank; a StoreError naming the file
- * (and the position) when it is not a JSON object, so that such a file is never rewritten.
+ * (and the position) when it is not a JSON object, so that such a file is never rewritten. With
+ * `comments` (Gemini CLI's settings, which it reads with their comments), line and block
+ * comments are allowed; trailing commas never are.
  *
  * @example
  * parseSettingsObject("/home/ada/.claude/settings.json", { text: '{"model":"opus"}' }); // { model: "opus" }
  */
-export function parseSettingsObject(path: string, file: { text: string } | { missing: true }): Record<string, unknown> {
+export function parseSettingsObject(path: string, file: { text: string } | { missing: true }, options: { comments?: boolean } = {}): Record<string, unknown> {
   if (!("text" in file) || file.text.trim() === "") return {};
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(file.text);
-  } catch (error) {
-    throw new StoreError("STORE_UNREADABLE", `will not change ${path}: it is not valid JSON (${(error as Error).message}); fix it by hand, then run setup again`, { cause: error });
+  const read = options.comments === true ? parseJsonWithComments(file.text) : parseJson(file.text);
+  if ("error" in read) {
+    throw new StoreError("STORE_UNREADABLE", `will not change ${path}: it is not valid JSON (${read.error}); fix it by hand, then run setup again`, { cause: read.cause });
   }
+  const parsed = read.value;
   if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
     throw new StoreError("STORE_UNREADABLE", `will not change ${path}: it is JSON but not an object of settings; fix it by hand, then run setup again`);
   }
   return parsed as Record<string, unknown>;
+}
+
+/**
+ * JSON text that may hold line and block comments (as Gemini CLI's settings may), read as
+ * JSON.parse reads the rest: its value, or why it is not such text (the first error and its
+ * offset). Trailing commas are errors, as they are to the programs that read such files.
+ *
+ * @example
+ * parseJsonWithComments('{ // the theme\n "theme": "dark" }'); // { value: { theme: "dark" } }
+ */
+export function parseJsonWithComments(text: string): { value: unknown } | { error: string; cause?: unknown } {
+  const errors: ParseError[] = [];
+  const value: unknown = parseJsonc(text, errors, { disallowComments: false, allowTrailingComma: false, allowEmptyContent: false });
+  const first = errors[0];
+  return first === undefined ? { value } : { error: `${printParseErrorCode(first.error)} at offset ${first.offset}` };
+}
+
+function parseJson(text: string): { value: unknown } | { error: string; cause: unknown } {
+  try {
+    return { value: JSON.parse(text) as unknown };
+  } catch (error) {
+    return { error: (error as Error).message, cause: error };
+  }
 }
