@@ -134,8 +134,12 @@ describe("iflow-memory setup gemini", () => {
 }
 `;
     writeFileSync(join(home, ".gemini/settings.json"), commented);
+    // A dry run prints the file as it would be written, comments and all, and changes nothing.
+    const dry = await run(home, ["gemini", "--dry-run"]);
+    expect([dry.code, dry.stdout.startsWith("{\n  // my editor\n"), dry.stdout.includes('"BeforeAgent"'), readFileSync(join(home, ".gemini/settings.json"), "utf8")]).toEqual([0, true, true, commented]);
     const installed = await run(home, ["gemini"]);
     const text = readFileSync(join(home, ".gemini/settings.json"), "utf8");
+    expect(dry.stdout.startsWith(`${text}(dry run: ${home}/.gemini/settings.json not changed; it would say: ${installed.stdout.split("\nPrevious settings")[0]})\n`)).toBe(true);
     expect([installed.code, installed.stderr, text.includes("  // my editor\n"), text.includes("    /* the sound of a session */\n")]).toEqual([0, "", true, true]);
     // What Gemini CLI reads: the settings without their comments.
     const ours = (name: string) => ({ hooks: [{ name: "iflow-memory", type: "command", command: hook(name, "gemini"), timeout: 10_000 }] });

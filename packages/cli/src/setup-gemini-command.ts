@@ -87,7 +87,8 @@ export function registerSetupGeminiCommand(setup: Command, io: CliIO, setExitCod
         const report = { settings: { path, changed: result.changed, message: result.message, backup: result.backup, ...(dryRun ? { dryRun: true, result: result.settings } : {}) }, notes };
         io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
       } else {
-        if (dryRun) io.stdout.write(`${JSON.stringify(result.settings, null, 2)}\n(dry run: ${path} not changed; it would say: ${result.message})\n`);
+        // The file as it would be written: with its comments, where it has some.
+        if (dryRun) io.stdout.write(`${result.text.replace(/\n?$/, "\n")}(dry run: ${path} not changed; it would say: ${result.message})\n`);
         else io.stdout.write(`${result.message}${result.backup === null ? "" : `\nPrevious settings kept in ${result.backup}.`}\n`);
         for (const note of notes) io.stdout.write(`Note: ${note}\n`);
       }

@@ -11,7 +11,8 @@ import { updateTextFile } from "./update-text-file.js";
  * dotfiles repository) stays a link: its target is rewritten. With `comments` (Gemini CLI's
  * settings), a file may hold comments: one that does is changed only where its settings change,
  * its comments and layout kept, and checked to read back as the changed settings before it is
- * written; one without is written as any other.
+ * written; one without is written as any other. The result holds the `text` written (or, with
+ * `dryRun`, that would be).
  *
  * @example
  * await updateSettingsFile("/home/ada/.claude/settings.json", (settings) => ({ settings: next, changed: true }));
@@ -20,10 +21,10 @@ export async function updateSettingsFile<T extends { changed: boolean }>(
   path: string,
   change: (settings: Record<string, unknown>) => T & { settings: Record<string, unknown> },
   options: { dryRun?: boolean; comments?: boolean } = {},
-): Promise<T & { settings: Record<string, unknown>; backup: string | null }> {
+): Promise<T & { settings: Record<string, unknown>; text: string; backup: string | null }> {
   // A file another program writes too (Claude Code's ~/.claude.json): if it changed while the
   // change was computed, `updateTextFile` starts again from its new content rather than write over it.
-  const { text: _text, ...result } = await updateTextFile(
+  return await updateTextFile(
     path,
     (text) => {
       const before = parseSettingsObject(path, text === null ? { missing: true } : { text }, { comments: options.comments === true });
@@ -33,7 +34,6 @@ export async function updateSettingsFile<T extends { changed: boolean }>(
     },
     options,
   );
-  return result as unknown as T & { settings: Record<string, unknown>; backup: string | null };
 }
 
 function isPlainJson(text: string): boolean {
