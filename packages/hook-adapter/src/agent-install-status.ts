@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { parseJsonWithComments, type HealthCheck } from "@iflow-memory/store";
+import { parseJsonText, type HealthCheck } from "@iflow-memory/store";
 import type { AgentName } from "./agent-dialect.js";
 import { isIflowMemoryHook } from "./add-session-start-hook.js";
 import { registeredCodexMcpServer } from "./codex-config.js";
@@ -70,18 +70,10 @@ function readText(path: string): string | null {
 function readJson(path: string, unreadable: string[], comments = false): Record<string, unknown> | null {
   const text = readText(path);
   if (text === null) return null;
-  const read = comments ? parseJsonWithComments(text) : parsed(text);
+  const read = parseJsonText(text, { comments });
   if ("value" in read && isObject(read.value)) return read.value;
   unreadable.push(path);
   return null;
-}
-
-function parsed(text: string): { value: unknown } | { error: string } {
-  try {
-    return { value: JSON.parse(text) as unknown };
-  } catch (error) {
-    return { error: (error as Error).message };
-  }
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -270,9 +270,10 @@ export async function cachedInjection(io: HookIO, sources: InjectionSources, wai
     // A cache that cannot be written (no global store, a read-only home) only costs speed.
     if (cacheOn && fingerprint.settled) {
       // The ranking's cache holds every term's postings, which this start's plan does not read
-      // (only its query's): a background process writes it, where one can be started. (Large
-      // files' injection comes from the worker with its index whole: only the write is left.)
-      const aside = !large && injection.ranking !== undefined && refreshInBackground !== undefined && startRankingRefresh(refreshInBackground, path, sources);
+      // (only its query's): a background process writes it, where one can be started and none
+      // runs already (it may have read the files before they changed); else the start writes it.
+      // (Large files' injection comes from the worker with its index whole: only the write is left.)
+      const aside = !large && injection.ranking !== undefined && refreshInBackground !== undefined && launchRefresh(refreshInBackground, path, sources) === "claimed";
       await writeCachedInjection(path, fingerprint.value, injection, { ranking: !aside }).catch(() => undefined);
     }
     return injection;
@@ -327,15 +328,6 @@ function startRefresh(refreshInBackground: (options: InjectionSources) => void, 
   if (started === "impossible") return `; the memory files (${size}) take longer than that to read, and ${dirname(path)} cannot cache them`;
   if (started === "failed") return `; the memory files (${size}) take longer than that to read`;
   return `; the memory files (${size}) are being read in the background for the next session`;
-}
-
-/**
- * Starts the background refresh to cache the ranking of files a start has just read, unless one
- * is running already (it may have read the files before they changed); false when none was
- * started, and the start writes the ranking itself.
- */
-function startRankingRefresh(refreshInBackground: (options: InjectionSources) => void, path: string, sources: InjectionSources): boolean {
-  return launchRefresh(refreshInBackground, path, sources) === "claimed";
 }
 
 // Claims the refresh (`claimCacheRefresh`) and, claimed, starts it: "failed" (the claim released) when it could not be started.

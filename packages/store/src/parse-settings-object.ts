@@ -12,7 +12,7 @@ import { StoreError } from "./store-error.js";
  */
 export function parseSettingsObject(path: string, file: { text: string } | { missing: true }, options: { comments?: boolean } = {}): Record<string, unknown> {
   if (!("text" in file) || file.text.trim() === "") return {};
-  const read = options.comments === true ? parseJsonWithComments(file.text) : parseJson(file.text);
+  const read = parseJsonText(file.text, options);
   if ("error" in read) {
     throw new StoreError("STORE_UNREADABLE", `will not change ${path}: it is not valid JSON (${read.error}); fix it by hand, then run setup again`, { cause: read.cause });
   }
@@ -24,21 +24,21 @@ export function parseSettingsObject(path: string, file: { text: string } | { mis
 }
 
 /**
- * JSON text that may hold line and block comments (as Gemini CLI's settings may), read as
- * JSON.parse reads the rest: its value, or why it is not such text (the first error and its
- * offset). Trailing commas are errors, as they are to the programs that read such files.
+ * JSON text read as JSON.parse reads it, never throwing: its value, or why it is not JSON. With
+ * `comments` (as Gemini CLI's settings may hold), line and block comments are allowed, and the
+ * reason is the first error and its offset; trailing commas are errors either way, as they are
+ * to the programs that read such files.
  *
  * @example
- * parseJsonWithComments('{ // the theme\n "theme": "dark" }'); // { value: { theme: "dark" } }
+ * parseJsonText('{ // the theme\n "theme": "dark" }', { comments: true }); // { value: { theme: "dark" } }
  */
-export function parseJsonWithComments(text: string): { value: unknown } | { error: string; cause?: unknown } {
-  const errors: ParseError[] = [];
-  const value: unknown = parseJsonc(text, errors, { disallowComments: false, allowTrailingComma: false, allowEmptyContent: false });
-  const first = errors[0];
-  return first === undefined ? { value } : { error: `${printParseErrorCode(first.error)} at offset ${first.offset}` };
-}
-
-function parseJson(text: string): { value: unknown } | { error: string; cause: unknown } {
+export function parseJsonText(text: string, options: { comments?: boolean } = {}): { value: unknown } | { error: string; cause?: unknown } {
+  if (options.comments === true) {
+    const errors: ParseError[] = [];
+    const value: unknown = parseJsonc(text, errors, { disallowComments: false, allowTrailingComma: false, allowEmptyContent: false });
+    const first = errors[0];
+    return first === undefined ? { value } : { error: `${printParseErrorCode(first.error)} at offset ${first.offset}` };
+  }
   try {
     return { value: JSON.parse(text) as unknown };
   } catch (error) {

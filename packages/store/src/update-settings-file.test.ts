@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { makeTempDir } from "@iflow-memory/test-utils";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { parseJsonWithComments } from "./parse-settings-object.js";
+import { parseJsonText } from "./parse-settings-object.js";
 import { updateSettingsFile } from "./update-settings-file.js";
 
 // Gemini CLI's settings as a user keeps them: comments above and inside, another hook, an MCP server.
@@ -38,7 +38,7 @@ function file(text: string): string {
 }
 
 const read = (path: string) => {
-  const result = parseJsonWithComments(readFileSync(path, "utf8"));
+  const result = parseJsonText(readFileSync(path, "utf8"), { comments: true });
   if (!("value" in result)) throw new Error(result.error);
   return result.value;
 };

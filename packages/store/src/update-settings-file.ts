@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from "node:util";
 import { applyEdits, createScanner, findNodeAtLocation, format, modify, parseTree, type Edit, type FormattingOptions, type JSONPath } from "jsonc-parser";
-import { parseJsonWithComments, parseSettingsObject } from "./parse-settings-object.js";
+import { parseJsonText, parseSettingsObject } from "./parse-settings-object.js";
 import { StoreError } from "./store-error.js";
 import { updateTextFile } from "./update-text-file.js";
 
@@ -29,20 +29,11 @@ export async function updateSettingsFile<T extends { changed: boolean }>(
     (text) => {
       const before = parseSettingsObject(path, text === null ? { missing: true } : { text }, { comments: options.comments === true });
       const changed = change(before);
-      const commented = options.comments === true && text !== null && text.trim() !== "" && !isPlainJson(text);
+      const commented = options.comments === true && text !== null && text.trim() !== "" && !("value" in parseJsonText(text));
       return { ...changed, text: commented ? editedSettings(path, text, before, changed.settings) : `${JSON.stringify(changed.settings, null, 2)}\n` };
     },
     options,
   );
-}
-
-function isPlainJson(text: string): boolean {
-  try {
-    JSON.parse(text);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 // The text of a settings file with comments, changed where `before` and `after` differ and
@@ -55,7 +46,7 @@ function editedSettings(path: string, text: string, before: Record<string, unkno
     for (const edit of edits) edited = applyEdited(edited, edit, formatting);
   }
   // As the settings read back from JSON (what the file can hold: no -0, plain objects).
-  const read = parseJsonWithComments(edited);
+  const read = parseJsonText(edited, { comments: true });
   if (!("value" in read) || !isDeepStrictEqual(read.value, JSON.parse(JSON.stringify(after)))) {
     throw new StoreError("STORE_WRITE_FAILED", `will not change ${path}: its comments could not be kept through the change; remove them, or make the change by hand`);
   }
