@@ -237,7 +237,9 @@ describe.each(testNodes())("on $label", ({ major, executable, missing }) => {
       expect(second.output).toEqual(uncached.output);
       // What the worker worked out is cached for the session's prompts and later starts: each
       // entry on a line of its own, whole (the line of the store's last entry, as the file has it).
-      const ranking = readFileSync(rankingCachePath(injectionCachePath(store, other)), "utf8").split("\n");
+      const file = readFileSync(rankingCachePath(injectionCachePath(store, other)));
+      const { columns } = JSON.parse(file.toString("utf8", 0, file.indexOf(10))) as { columns: number };
+      const ranking = file.toString("utf8", 0, file.length - columns).split("\n");
       expect(ranking.length).toBe(50_000 + 1 + 3);
       expect(JSON.parse(ranking.at(-3)!)).toMatchObject({ name: "Lesson 49999", description: "When the build breaks for reason 49999, read the log first.", metadata: { "Observation count": "6" } });
     });

@@ -152,10 +152,12 @@ describe("runSessionStartHook (injection cache)", () => {
     const rankingPath = rankingCachePath(injectionCachePath(storeDir, projectRoot));
     const bytes = readFileSync(rankingPath);
     const header = bytes.indexOf(10);
-    const lines = bytes.subarray(header + 1).toString("latin1").split("\n");
+    // (The columns that end the file, as long as its header says, hold what ranking reads.)
+    const columnsStart = bytes.length - (JSON.parse(bytes.toString("utf8", 0, header)) as { columns: number }).columns;
+    const lines = bytes.subarray(header + 1, columnsStart).toString("latin1").split("\n");
     const postings = lines.length - 2;
     const damaged = lines.map((line, at) => (at < postings && line.length >= 8 ? `{"x":"${"x".repeat(line.length - 8)}"}` : line));
-    writeFileSync(rankingPath, Buffer.concat([bytes.subarray(0, header + 1), Buffer.from(damaged.join("\n"), "latin1")]));
+    writeFileSync(rankingPath, Buffer.concat([bytes.subarray(0, header + 1), Buffer.from(damaged.join("\n"), "latin1"), bytes.subarray(columnsStart)]));
     const failed = await run("feature/hook-start-up-cost");
     expect(failed.context).toBeNull();
     expect(failed.stderr).toMatch(/^iflow-memory: failed \(.*\); the session starts without memory\n$/);

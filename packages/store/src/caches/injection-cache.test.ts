@@ -175,11 +175,11 @@ describe("readCachedRanking", () => {
     const { ranking, ...injection } = await prepareSessionInjection(sources);
     const path = injectionCachePath(sources.globalStoreDir, sources.projectRoot);
     await writeCachedInjection(path, "x", { ...injection, ranking: ranking! });
-    const whole = readFileSync(rankingCachePath(path), "utf8");
+    const whole = readFileSync(rankingCachePath(path));
     const outcomes = [readCachedRanking(path, "x") === null];
-    writeFileSync(rankingCachePath(path), whole.slice(0, -5));
+    writeFileSync(rankingCachePath(path), whole.subarray(0, -5));
     outcomes.push(readCachedRanking(path, "x") === null);
-    writeFileSync(rankingCachePath(path), whole.slice(0, whole.indexOf("\n")));
+    writeFileSync(rankingCachePath(path), whole.subarray(0, whole.indexOf(10)));
     outcomes.push(readCachedRanking(path, "x") === null);
     rmSync(rankingCachePath(path));
     mkdirSync(rankingCachePath(path));

@@ -210,7 +210,8 @@ const RANKING_CACHE_MAX_BYTES = 1024 * 1024 * 1024;
 
 /**
  * The cached candidates and index when their fingerprint is `fingerprint`, else null. Only the
- * file's first line is read (the index and what ranking reads of every entry); an entry's own
+ * file's first line (the index's terms) and the columns that end it (what ranking reads of every
+ * entry) are read; an entry's own
  * line is read and parsed when its text is first asked for (`decodeRankingCacheHeader`), from
  * the file as it was opened (a newer one renamed into its place does not mix in). The file stays
  * open until no entry of it is left.
@@ -235,13 +236,13 @@ export function readCachedRanking(path: string, fingerprint: string): RankingDat
         const file = { descriptor };
         const bodyStart = header.bytes + 1;
         ranking = decodeRankingCacheHeader(header.text, fingerprint, info.size - bodyStart, (start, end) => {
-          const line = Buffer.allocUnsafe(end - start);
-          for (let read = 0; read < line.length; ) {
-            const count = readSync(file.descriptor, line, read, line.length - read, bodyStart + start + read);
+          const bytes = Buffer.allocUnsafe(end - start);
+          for (let read = 0; read < bytes.length; ) {
+            const count = readSync(file.descriptor, bytes, read, bytes.length - read, bodyStart + start + read);
             if (count === 0) throw new Error(`${rankingCachePath(path)} was cut short after it was opened`);
             read += count;
           }
-          return line.toString("utf8");
+          return bytes;
         });
         if (ranking !== null) openFiles.register(file, descriptor);
       }

@@ -6,12 +6,19 @@ import { prepareSessionInjection } from "../prepare-session-injection.js";
 import { decodeRankingCache, encodeRankingCache } from "./ranking-cache-file.js";
 
 const sources = { projectRoot: join(CORPORA_DIR, "iflow-kb-2026-04"), globalStoreDir: join(CORPORA_DIR, "global-store-example") };
-const bytes = (text: string) => new TextEncoder().encode(text);
+// A cache file's parts: its header, its lines of text (the entries', the postings'), the columns that end it.
+function parts(file: Buffer): { header: Record<string, unknown>; lines: string[]; columns: Buffer } {
+  const newline = file.indexOf(10);
+  const header = JSON.parse(file.toString("utf8", 0, newline)) as Record<string, unknown>;
+  const columnsStart = file.length - (header.columns as number);
+  return { header, lines: file.toString("utf8", newline + 1, columnsStart).split("\n"), columns: file.subarray(columnsStart) };
+}
+const joined = ({ header, lines, columns }: ReturnType<typeof parts>) => Buffer.concat([Buffer.from(`${JSON.stringify(header)}\n${lines.join("\n")}`), columns]);
 
 describe("encodeRankingCache / decodeRankingCache", () => {
   it("gives back every entry of the real bank as it was, and the same index", async () => {
     const { ranking } = await prepareSessionInjection(sources);
-    const decoded = decodeRankingCache(bytes(encodeRankingCache("f", ranking!)), "f")!;
+    const decoded = decodeRankingCache(encodeRankingCache("f", ranking!), "f")!;
     expect(JSON.parse(JSON.stringify(decoded.candidates))).toEqual(JSON.parse(JSON.stringify(ranking!.candidates)));
     // The index, read a term at a time: every term with its postings, and no other.
     expect(new Map(indexTerms(decoded.index))).toEqual(new Map(Object.entries(buildRelevanceIndex(ranking!.candidates).postings)));
@@ -25,14 +32,14 @@ describe("encodeRankingCache / decodeRankingCache", () => {
 
   it("plans the same injection from the decoded ranking as from the files", async () => {
     const { ranking } = await prepareSessionInjection(sources);
-    const decoded = decodeRankingCache(bytes(encodeRankingCache("f", ranking!)), "f")!;
+    const decoded = decodeRankingCache(encodeRankingCache("f", ranking!), "f")!;
     const request = { limit: 20, maxChars: 9000, query: { branch: "fix/embedding-call-timeouts", changedFiles: ["semantic_memory/retry.py"], text: "FTS5 keyword search" } };
     expect(planInjection({ ...request, candidates: decoded.candidates, ranking: { index: decoded.index } }).block).toBe(planInjection({ ...request, candidates: ranking!.candidates, ranking: { index: ranking!.index } }).block);
   });
 
   it("gives back the orders and shared hash prefixes worked out with the index", async () => {
     const { ranking } = await prepareSessionInjection(sources);
-    const decoded = decodeRankingCache(bytes(encodeRankingCache("f", { ...ranking!, sharedHashPrefixes: ["0033af00"] })), "f")!;
+    const decoded = decodeRankingCache(encodeRankingCache("f", { ...ranking!, sharedHashPrefixes: ["0033af00"] }), "f")!;
     expect([decoded.orders, decoded.sharedHashPrefixes]).toEqual([ranking!.orders, ["0033af00"]]);
     expect(decoded.orders.order).toBeInstanceOf(Int32Array);
     // Worked out again from the decoded entries (whose dates and positions are read from their lines): the same.
@@ -41,11 +48,10 @@ describe("encodeRankingCache / decodeRankingCache", () => {
 
   it("parses an entry's own line only when its text is asked for", async () => {
     const { ranking } = await prepareSessionInjection(sources);
-    const text = encodeRankingCache("f", ranking!);
-    const lines = text.split("\n");
+    const file = parts(encodeRankingCache("f", ranking!));
     // The second entry's line broken (same length, so the offsets still hold): only reading its text fails.
-    lines[2] = "x".repeat(lines[2]!.length);
-    const decoded = decodeRankingCache(bytes(lines.join("\n")), "f")!;
+    file.lines[1] = "x".repeat(file.lines[1]!.length);
+    const decoded = decodeRankingCache(joined(file), "f")!;
     expect([decoded.candidates[0]!.name, decoded.candidates[1]!.contentHash]).toEqual([ranking!.candidates[0]!.name, ranking!.candidates[1]!.contentHash]);
     expect(() => decoded.candidates[1]!.description).toThrow(SyntaxError);
   });
@@ -59,17 +65,18 @@ describe("encodeRankingCache / decodeRankingCache", () => {
       "\u0000 control\ncharacters\u001f and \ud800 a lone surrogate",
     ];
     const candidates = ranking!.candidates.map((entry, at) => (at < names.length ? { ...entry, name: names[at]!, ...(at === 1 ? { headerLine: `### x${"€".repeat(20)}` } : {}) } : entry));
-    const text = encodeRankingCache("f", { ...ranking!, candidates });
-    const intact = decodeRankingCache(bytes(text), "f")!;
+    const file = encodeRankingCache("f", { ...ranking!, candidates });
+    const intact = decodeRankingCache(file, "f")!;
     expect(intact.candidates.slice(0, names.length).map((entry) => entry.name)).toEqual(names);
     // Each line broken after its name (same length: the offsets hold): a name that fits is read
     // without the rest of its line, which only its other fields need.
-    const lines = text.split("\n").map((line, at) => {
-      if (at === 0 || at > names.length) return line;
+    const { header, lines, columns } = parts(file);
+    const brokenLines = lines.map((line, at) => {
+      if (at >= names.length) return line;
       const nameEnd = line.indexOf('","headerLine"') + 1;
       return line.slice(0, nameEnd) + "x".repeat(Buffer.byteLength(line.slice(nameEnd)));
     });
-    const broken = decodeRankingCache(bytes(lines.join("\n")), "f")!.candidates;
+    const broken = decodeRankingCache(joined({ header, lines: brokenLines, columns }), "f")!.candidates;
     expect([broken[0]!.name, broken[1]!.name, broken[3]!.name]).toEqual([names[0], names[1], names[3]]);
     expect(() => broken[2]!.name).toThrow(SyntaxError);
     expect(() => broken[0]!.description).toThrow(SyntaxError);
@@ -77,17 +84,49 @@ describe("encodeRankingCache / decodeRankingCache", () => {
 
   it("is no cache under another fingerprint, torn, or not a cache at all", async () => {
     const { ranking } = await prepareSessionInjection(sources);
-    const text = encodeRankingCache("f", ranking!);
-    expect(decodeRankingCache(bytes(text), "g")).toBeNull();
-    expect(decodeRankingCache(bytes(text.slice(0, -100)), "f")).toBeNull();
-    expect(decodeRankingCache(bytes("{}\n"), "f")).toBeNull();
-    expect(decodeRankingCache(bytes("not json"), "f")).toBeNull();
-    // Orders that do not hold a place for every entry: from another build, or damaged.
-    const header = JSON.parse(text.slice(0, text.indexOf("\n"))) as Record<string, unknown[]>;
-    expect(decodeRankingCache(bytes(`${JSON.stringify(header)}${text.slice(text.indexOf("\n"))}`), "f")).not.toBeNull();
-    for (const key of ["order", "recency"]) {
-      const damaged = { ...header, [key]: header[key]!.slice(1) };
-      expect(decodeRankingCache(bytes(`${JSON.stringify(damaged)}${text.slice(text.indexOf("\n"))}`), "f")).toBeNull();
+    const file = encodeRankingCache("f", ranking!);
+    expect(decodeRankingCache(file, "g")).toBeNull();
+    expect(decodeRankingCache(file.subarray(0, -100), "f")).toBeNull();
+    expect(decodeRankingCache(Buffer.from("{}\n"), "f")).toBeNull();
+    expect(decodeRankingCache(Buffer.from("null\n"), "f")).toBeNull();
+    expect(decodeRankingCache(Buffer.from("not json"), "f")).toBeNull();
+    // Columns that do not hold every entry, or not as the header says: from another build, or damaged.
+    const whole = parts(file);
+    expect(decodeRankingCache(joined(whole), "f")).not.toBeNull();
+    const count = whole.header.count as number;
+    for (const header of [
+      { ...whole.header, count: count - 1 },
+      { ...whole.header, count: count + 1 },
+      { ...whole.header, columns: (whole.header.columns as number) - 1 },
+      { ...whole.header, hashWidth: 0 },
+      { ...whole.header, hashWidth: 8 },
+      { ...whole.header, littleEndian: !whole.header.littleEndian },
+      { ...whole.header, termStarts: (whole.header.termStarts as number[]).slice(1) },
+    ]) {
+      expect(decodeRankingCache(joined({ ...whole, header }), "f")).toBeNull();
     }
+    expect(decodeRankingCache(joined({ ...whole, columns: whole.columns.subarray(1) }), "f")).toBeNull();
+    expect(decodeRankingCache(joined({ ...whole, lines: [...whole.lines.slice(0, -2), `${whole.lines.at(-2)}x`, ""] }), "f")).toBeNull();
+  });
+
+  it("keeps content hashes of different widths, or not ASCII, in its header, and gives them back", async () => {
+    const { ranking } = await prepareSessionInjection(sources);
+    const hashes = ["", "short", "€uro-hash", ...ranking!.candidates.slice(3).map((entry) => entry.contentHash)];
+    const candidates = ranking!.candidates.map((entry, at) => ({ ...entry, contentHash: hashes[at]! }));
+    const file = encodeRankingCache("f", { ...ranking!, candidates });
+    expect([parts(file).header.hashWidth, (parts(file).header.hashes as string[]).length]).toEqual([0, candidates.length]);
+    expect(decodeRankingCache(file, "f")!.candidates.map((entry) => entry.contentHash)).toEqual(hashes);
+    // All of one width: a column, none in the header.
+    expect([parts(encodeRankingCache("f", ranking!)).header.hashWidth, parts(encodeRankingCache("f", ranking!)).header.hashes]).toEqual([16, undefined]);
+  });
+
+  it("gives back an observation count of any size, and an empty ranking", async () => {
+    const { ranking } = await prepareSessionInjection(sources);
+    const counts = [0, 1, 2 ** 40 + 1, Number.MAX_SAFE_INTEGER];
+    const candidates = ranking!.candidates.map((entry, at) => (at < counts.length ? { ...entry, observationCount: counts[at]! } : entry));
+    expect(decodeRankingCache(encodeRankingCache("f", { ...ranking!, candidates }), "f")!.candidates.slice(0, counts.length).map((entry) => entry.observationCount)).toEqual(counts);
+    const empty = { candidates: [], index: buildRelevanceIndex([]), orders: entryOrders([]), sharedHashPrefixes: [] };
+    const decoded = decodeRankingCache(encodeRankingCache("f", empty), "f")!;
+    expect([decoded.candidates, decoded.index.documents, [...indexTerms(decoded.index)]]).toEqual([[], 0, []]);
   });
 });

@@ -18,90 +18,163 @@ export interface RankingData {
   sharedHashPrefixes: string[];
 }
 
-/** The first line of a ranking cache file: everything a ranking reads of every entry, and where the index's terms are. */
+/**
+ * The first line of a ranking cache file: what says whose the file is, the index's terms and
+ * where their postings are, and how long the columns are that end the file (`ColumnLayout`).
+ */
 interface RankingHeader {
   fingerprint: string;
   /** The index's `documents`. */
   documents: number;
+  /** How many candidates. */
+  count: number;
   /** The index's terms, sorted (by UTF-16 code units, as `<` compares them). */
   terms: string[];
-  /** Where each term's postings text starts in the file's last line, and (last) where that line ends. */
+  /** Where each term's postings text starts in the line of postings, and (last) where that line ends. */
   termStarts: number[];
-  /** Per entry, in candidate order: where its full JSON line starts in the text after the header, and (last) where the line of postings starts. */
-  offsets: number[];
-  observationCount: number[];
-  /** One letter per entry: h(igh), m(edium), l(ow). */
-  confidence: string;
-  contentHash: string[];
-  /** One letter per entry: a(nti-patterns), h(euristics), p(atterns). */
-  category: string;
-  /** One letter per entry: l(ocal), g(lobal). */
-  scope: string;
-  /** `EntryOrders`, as arrays. */
-  order: number[];
-  recency: number[];
+  /** The bytes of the columns at the file's end. */
+  columns: number;
+  /** How many characters every content hash has, when all have as many and are ASCII (then they are a column); else 0, and they are `hashes`. */
+  hashWidth: number;
+  hashes?: string[];
+  /** Whether the columns' numbers are little-endian (as the machine that wrote them). */
+  littleEndian: boolean;
   sharedHashPrefixes: string[];
 }
 
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+// A column's letters, by character code.
+const byCode = <T>(letters: Record<string, T>): T[] => {
+  const values: T[] = [];
+  for (const [letter, value] of Object.entries(letters)) values[letter.charCodeAt(0)] = value;
+  return values;
+};
+const CATEGORIES_BY_CODE = byCode(CATEGORY_LETTERS);
+const CONFIDENCES_BY_CODE = byCode(CONFIDENCE_LETTERS);
+const SCOPES_BY_CODE = byCode(SCOPE_LETTERS);
 
 /**
- * The ranking cache file's text: a first line of JSON with what a ranking reads of every entry
- * and the index's terms, then one JSON line per entry with all of it, then a line of every term's
- * postings. A reader parses the first line only; an entry's own line when something asks for
- * its text (its name, description…), as formatting the twenty injected entries does; and a
- * term's postings when a query first holds it: a bank of 50,000 entries is ranked without
- * parsing 50,000 descriptions, or the postings of terms no query asked for.
+ * The columns that end a ranking cache file: what a ranking reads of every entry, as numbers and
+ * letters that are used where they lie (no text parsed, no object made per entry). In this
+ * order, each starting at a multiple of its width: per entry its observation count (8 bytes,
+ * a float), where its line starts in the text after the header (4; and one more: where the line
+ * of postings starts), its places in today's order and in recency (4 each), its confidence,
+ * category and scope (a letter each: h/m/l, a/h/p, l/g), and its content hash (`hashWidth`
+ * ASCII characters, when the header says so).
+ */
+interface ColumnLayout {
+  observationCount: Float64Array;
+  offsets: Uint32Array;
+  order: Int32Array;
+  recency: Int32Array;
+  confidence: Uint8Array;
+  category: Uint8Array;
+  scope: Uint8Array;
+  hashes: Uint8Array;
+}
+
+function columnBytes(count: number, hashWidth: number): number {
+  return count * 8 + (count + 1) * 4 + count * 4 * 2 + count * 3 + count * hashWidth;
+}
+
+// The columns laid over `bytes` (at an offset that is a multiple of 8: the views need it).
+function columnLayout(bytes: Uint8Array, count: number, hashWidth: number): ColumnLayout {
+  const buffer = bytes.buffer;
+  let at = bytes.byteOffset;
+  const take = <T>(make: (buffer: ArrayBufferLike, offset: number, length: number) => T, width: number, length: number): T => {
+    const view = make(buffer, at, length);
+    at += width * length;
+    return view;
+  };
+  return {
+    observationCount: take((b, o, n) => new Float64Array(b, o, n), 8, count),
+    offsets: take((b, o, n) => new Uint32Array(b, o, n), 4, count + 1),
+    order: take((b, o, n) => new Int32Array(b, o, n), 4, count),
+    recency: take((b, o, n) => new Int32Array(b, o, n), 4, count),
+    confidence: take((b, o, n) => new Uint8Array(b, o, n), 1, count),
+    category: take((b, o, n) => new Uint8Array(b, o, n), 1, count),
+    scope: take((b, o, n) => new Uint8Array(b, o, n), 1, count),
+    hashes: take((b, o, n) => new Uint8Array(b, o, n), 1, count * hashWidth),
+  };
+}
+
+// Hashes of one width, all ASCII: that width, else 0 (they go in the header).
+function uniformHashWidth(candidates: readonly Entry[]): number {
+  const width = candidates[0]?.contentHash.length ?? 0;
+  for (const entry of candidates) if (entry.contentHash.length !== width || !/^[\x20-\x7e]*$/.test(entry.contentHash)) return 0;
+  return width;
+}
+
+/**
+ * The ranking cache file's bytes: a first line of JSON with the index's terms, then one JSON line
+ * per entry with all of it, then a line of every term's postings, then the columns of what a
+ * ranking reads of every entry (`ColumnLayout`). A reader parses the first line and lays the
+ * columns out where they lie; it parses an entry's own line when something asks for its text
+ * (its name, description…), as formatting the twenty injected entries does; and reads a term's
+ * postings when a query first holds it: a bank of 50,000 entries is ranked without parsing
+ * 50,000 descriptions, or the postings of terms no query asked for, or a number per entry.
  *
  * @example
- * decodeRankingCache(Buffer.from(encodeRankingCache(fingerprint, injection.ranking)), fingerprint);
+ * decodeRankingCache(encodeRankingCache(fingerprint, injection.ranking), fingerprint);
  */
-export function encodeRankingCache(fingerprint: string, ranking: RankingData): string {
-  return Buffer.concat(rankingCachePieces(fingerprint, ranking)).toString("utf8");
+export function encodeRankingCache(fingerprint: string, ranking: RankingData): Buffer {
+  return Buffer.concat(rankingCachePieces(fingerprint, ranking));
 }
 
 /**
  * `encodeRankingCache`'s bytes in pieces (its first line, a piece per entry's line, the
- * postings), for `writeFileAtomically` to write one after the other: at 50,000 entries the file
- * is some 80 MB. Each entry's line is encoded once (`entryLinePieces`: for an entry read from a
- * file's cache, the bytes it was read from, lines that follow one another there in one piece),
- * which gives the offsets of the first line.
+ * postings, the columns), for `writeFileAtomically` to write one after the other: at 50,000
+ * entries the file is some 80 MB. Each entry's line is encoded once (`entryLinePieces`: for an
+ * entry read from a file's cache, the bytes it was read from, lines that follow one another
+ * there in one piece), which gives the offsets of the columns.
  *
  * @example
  * writeFileAtomically(rankingCachePath(path), rankingCachePieces(fingerprint, injection.ranking));
  */
 export function rankingCachePieces(fingerprint: string, ranking: RankingData): Uint8Array[] {
+  const { candidates } = ranking;
+  const count = candidates.length;
+  const hashWidth = uniformHashWidth(candidates);
+  const columnsLength = columnBytes(count, hashWidth);
+  const columnsBytes = new Uint8Array(columnsLength);
+  const columns = columnLayout(columnsBytes, count, hashWidth);
   // An entry read from a file's cache is written as the bytes of its line there.
-  const { pieces: lines, lengths } = entryLinePieces(ranking.candidates);
-  const offsets: number[] = [];
+  const { pieces: lines, lengths } = entryLinePieces(candidates);
   let offset = 0;
-  for (const length of lengths) {
-    offsets.push(offset);
+  lengths.forEach((length, at) => {
+    columns.offsets[at] = offset;
     offset += length;
-  }
-  offsets.push(offset);
+  });
+  columns.offsets[count] = offset;
+  candidates.forEach((entry, at) => {
+    columns.observationCount[at] = entry.observationCount;
+    columns.confidence[at] = entry.confidence.charCodeAt(0);
+    columns.category[at] = entry.category.charCodeAt(0);
+    columns.scope[at] = entry.scope.charCodeAt(0);
+    if (hashWidth > 0) Buffer.from(columns.hashes.buffer, columns.hashes.byteOffset + at * hashWidth, hashWidth).write(entry.contentHash, "latin1");
+  });
+  columns.order.set(ranking.orders.order);
+  columns.recency.set(ranking.orders.recency);
   const postings = new Map(indexTerms(ranking.index));
   const terms = [...postings.keys()].sort();
   const texts = terms.map((term) => postings.get(term)!);
   const termStarts = [0];
   // Postings are ASCII (base 36, ":" and ","): a character is a byte.
   for (const text of texts) termStarts.push(termStarts[termStarts.length - 1]! + text.length);
-  const { candidates } = ranking;
   const header: RankingHeader = {
     fingerprint,
     documents: ranking.index.documents,
+    count,
     terms,
     termStarts,
-    offsets,
-    observationCount: candidates.map((entry) => entry.observationCount),
-    confidence: candidates.map((entry) => entry.confidence[0]).join(""),
-    contentHash: candidates.map((entry) => entry.contentHash),
-    category: candidates.map((entry) => entry.category[0]).join(""),
-    scope: candidates.map((entry) => entry.scope[0]).join(""),
-    order: Array.from(ranking.orders.order),
-    recency: Array.from(ranking.orders.recency),
+    columns: columnsLength,
+    hashWidth,
+    ...(hashWidth > 0 ? {} : { hashes: candidates.map((entry) => entry.contentHash) }),
+    littleEndian: LITTLE_ENDIAN,
     sharedHashPrefixes: ranking.sharedHashPrefixes,
   };
-  return [encodeLossless(`${JSON.stringify(header)}\n`), ...lines, Buffer.from(`${texts.join("")}\n`, "latin1")];
+  return [encodeLossless(`${JSON.stringify(header)}\n`), ...lines, Buffer.from(`${texts.join("")}\n`, "latin1"), columnsBytes];
 }
 
 /**
@@ -113,45 +186,44 @@ export function decodeRankingCache(bytes: Uint8Array, fingerprint: string): Rank
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const newline = buffer.indexOf(10);
   if (newline < 0) return null;
-  const text = buffer.subarray(newline + 1);
-  return decodeRankingCacheHeader(buffer.toString("utf8", 0, newline), fingerprint, text.length, (start, end) => text.toString("utf8", start, end));
+  const body = buffer.subarray(newline + 1);
+  return decodeRankingCacheHeader(buffer.toString("utf8", 0, newline), fingerprint, body.length, (start, end) => body.subarray(start, end));
 }
 
 /**
- * The ranking of a cache file from its first line alone (`header`), when its fingerprint is
- * `fingerprint` and the rest of the file is `bodyBytes` long as the header says (else null):
- * `readLine(start, end)` gives the text between those byte offsets of the rest, for an entry's
- * own line when its text is first asked for, and a term's postings when a query first holds it —
- * so that a reader can leave them on disk until then.
+ * The ranking of a cache file from its first line (`header`) and the columns that end it, when
+ * its fingerprint is `fingerprint` and the rest of the file is `bodyBytes` long as the header
+ * says (else null): `read(start, end)` gives the bytes between those offsets of the rest — the
+ * columns, once; an entry's own line when its text is first asked for; a term's postings when a
+ * query first holds it — so that a reader can leave them on disk until then.
  */
-export function decodeRankingCacheHeader(header: string, fingerprint: string, bodyBytes: number, readLine: (start: number, end: number) => string): RankingData | null {
+export function decodeRankingCacheHeader(header: string, fingerprint: string, bodyBytes: number, read: (start: number, end: number) => Uint8Array): RankingData | null {
   let parsed: RankingHeader;
   try {
     parsed = JSON.parse(header) as RankingHeader;
   } catch {
     return null;
   }
-  const count = parsed.contentHash?.length;
-  if (parsed.fingerprint !== fingerprint || !Array.isArray(parsed.offsets) || parsed.offsets.length !== count + 1) return null;
-  if (!Array.isArray(parsed.terms) || !Array.isArray(parsed.termStarts) || parsed.termStarts.length !== parsed.terms.length + 1 || typeof parsed.documents !== "number") return null;
-  const postingsStart = parsed.offsets[count]!;
-  if (bodyBytes !== postingsStart + parsed.termStarts[parsed.terms.length]! + 1) return null;
-  if (!Array.isArray(parsed.order) || parsed.order.length !== count || !Array.isArray(parsed.recency) || parsed.recency.length !== count || !Array.isArray(parsed.sharedHashPrefixes)) return null;
-  const candidates: Entry[] = [];
-  for (let at = 0; at < count; at++) {
-    const start = parsed.offsets[at]!;
-    const end = parsed.offsets[at + 1]! - 1;
-    candidates.push(
-      new CachedEntry(readLine, start, end, {
-        category: CATEGORY_LETTERS[parsed.category[at]!]!,
-        observationCount: parsed.observationCount[at]!,
-        confidence: CONFIDENCE_LETTERS[parsed.confidence[at]!]!,
-        contentHash: parsed.contentHash[at]!,
-        scope: SCOPE_LETTERS[parsed.scope[at]!] ?? "local",
-      }),
-    );
-  }
-  const { terms, termStarts } = parsed;
+  if (parsed === null || typeof parsed !== "object" || parsed.fingerprint !== fingerprint || parsed.littleEndian !== LITTLE_ENDIAN) return null;
+  const { count, hashWidth, terms, termStarts } = parsed;
+  if (!Number.isSafeInteger(count) || count < 0 || !Number.isSafeInteger(hashWidth) || hashWidth < 0 || typeof parsed.documents !== "number") return null;
+  if (!Array.isArray(terms) || !Array.isArray(termStarts) || termStarts.length !== terms.length + 1 || !Array.isArray(parsed.sharedHashPrefixes)) return null;
+  if (hashWidth === 0 && (!Array.isArray(parsed.hashes) || parsed.hashes.length !== count)) return null;
+  if (parsed.columns !== columnBytes(count, hashWidth) || parsed.columns > bodyBytes) return null;
+  const columnsStart = bodyBytes - parsed.columns;
+  let columnsBytes = read(columnsStart, bodyBytes);
+  // The views need the columns aligned for their widths: copied when they are not.
+  if (columnsBytes.byteOffset % 8 !== 0) columnsBytes = new Uint8Array(columnsBytes);
+  const columns = columnLayout(columnsBytes, count, hashWidth);
+  const postingsStart = columns.offsets[count]!;
+  if (columnsStart !== postingsStart + termStarts[terms.length]! + 1) return null;
+  const readLine = (start: number, end: number) => {
+    const bytes = read(start, end);
+    return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
+  };
+  const table: CachedTable = { readLine, columns, hashes: hashWidth > 0 ? Buffer.from(columns.hashes.buffer, columns.hashes.byteOffset, columns.hashes.byteLength).toString("latin1") : parsed.hashes!, hashWidth, full: new Map(), names: new Map() };
+  const candidates: Entry[] = new Array<Entry>(count);
+  for (let at = 0; at < count; at++) candidates[at] = new CachedEntry(table, at);
   const find = (term: string) => {
     let low = 0;
     let high = terms.length;
@@ -177,14 +249,10 @@ export function decodeRankingCacheHeader(header: string, fingerprint: string, bo
   return {
     candidates,
     index,
-    orders: { order: Int32Array.from(parsed.order), recency: Int32Array.from(parsed.recency) },
+    orders: { order: columns.order, recency: columns.recency },
     sharedHashPrefixes: parsed.sharedHashPrefixes,
   };
 }
-
-// What a ranking and a plan read of every entry (today's order and recency come worked out, in
-// `RankingData.orders`): the rest, dates and positions included, is read from the entry's line.
-type RankedFields = Pick<Entry, "category" | "observationCount" | "confidence" | "contentHash" | "scope">;
 
 // How much of an entry's line is read for its name alone: more than any name but a rare one.
 const NAME_BYTES = 512;
@@ -203,37 +271,56 @@ function nameAtStart(text: string): string | null {
   return null;
 }
 
-// An entry whose text is read from its cache line when first asked for.
-class CachedEntry extends LazyEntry implements Entry {
-  readonly category: Category;
-  readonly observationCount: number;
-  readonly confidence: Confidence;
-  readonly contentHash: string;
-  readonly scope: Scope;
-  // Where its own line is (no closure per entry: a cache of 50,000 entries keeps 50,000 of them).
-  #readLine: (start: number, end: number) => string;
-  #start: number;
-  #end: number;
-  #full: Entry | undefined;
-  #name: string | undefined;
+// What the entries of one cache file share: its columns, how to read a line of it, and what was
+// parsed of them (few: the entries shown).
+interface CachedTable {
+  readLine: (start: number, end: number) => string;
+  columns: ColumnLayout;
+  /** The content hashes: one after another, `hashWidth` characters each, or a list. */
+  hashes: string | string[];
+  hashWidth: number;
+  full: Map<number, Entry>;
+  names: Map<number, string>;
+}
 
-  constructor(readLine: (start: number, end: number) => string, start: number, end: number, fields: RankedFields) {
+// An entry of a ranking cache: what a ranking reads of it from the file's columns, its text from
+// its own line when first asked for. Two fields, no more: a cache of 50,000 entries makes 50,000.
+class CachedEntry extends LazyEntry implements Entry {
+  readonly #table: CachedTable;
+  readonly #at: number;
+
+  constructor(table: CachedTable, at: number) {
     super();
-    this.#readLine = readLine;
-    this.#start = start;
-    this.#end = end;
-    this.category = fields.category;
-    this.observationCount = fields.observationCount;
-    this.confidence = fields.confidence;
-    this.contentHash = fields.contentHash;
-    this.scope = fields.scope;
+    this.#table = table;
+    this.#at = at;
   }
 
+  get category(): Category {
+    return CATEGORIES_BY_CODE[this.#table.columns.category[this.#at]!]!;
+  }
+  get observationCount(): number {
+    return this.#table.columns.observationCount[this.#at]!;
+  }
+  get confidence(): Confidence {
+    return CONFIDENCES_BY_CODE[this.#table.columns.confidence[this.#at]!]!;
+  }
+  get scope(): Scope {
+    return SCOPES_BY_CODE[this.#table.columns.scope[this.#at]!] ?? "local";
+  }
+  get contentHash(): string {
+    const { hashes, hashWidth } = this.#table;
+    return typeof hashes === "string" ? hashes.slice(this.#at * hashWidth, (this.#at + 1) * hashWidth) : hashes[this.#at]!;
+  }
   override get name(): string {
-    if (this.#full !== undefined) return this.#full.name;
+    const { full, names, columns, readLine } = this.#table;
+    const known = full.get(this.#at)?.name ?? names.get(this.#at);
+    if (known !== undefined) return known;
     // An index line shows an entry's name alone: read from the start of its line, not all of it.
-    this.#name ??= nameAtStart(this.#readLine(this.#start, Math.min(this.#end, this.#start + NAME_BYTES))) ?? this.whole().name;
-    return this.#name;
+    const start = columns.offsets[this.#at]!;
+    const end = columns.offsets[this.#at + 1]! - 1;
+    const name = nameAtStart(readLine(start, Math.min(end, start + NAME_BYTES))) ?? this.whole().name;
+    names.set(this.#at, name);
+    return name;
   }
   get lastObserved(): string | null {
     return this.whole().lastObserved;
@@ -246,7 +333,12 @@ class CachedEntry extends LazyEntry implements Entry {
   }
 
   protected whole(): Entry {
-    this.#full ??= JSON.parse(this.#readLine(this.#start, this.#end)) as Entry;
-    return this.#full;
+    const { full, columns, readLine } = this.#table;
+    let entry = full.get(this.#at);
+    if (entry === undefined) {
+      entry = JSON.parse(readLine(columns.offsets[this.#at]!, columns.offsets[this.#at + 1]! - 1)) as Entry;
+      full.set(this.#at, entry);
+    }
+    return entry;
   }
 }

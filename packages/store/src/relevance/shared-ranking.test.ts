@@ -6,6 +6,7 @@ import { copyCorpus, makeTempDir } from "@iflow-memory/test-utils";
 import { describe, expect, it } from "vitest";
 import { recordFeedback } from "../feedback.js";
 import { injectionCachePath, injectionFingerprint, rankingCachePath, readCachedRanking, writeCachedInjection } from "../caches/injection-cache.js";
+import { decodeRankingCache } from "../caches/ranking-cache-file.js";
 import { MEMORY_CACHE_SALT } from "../caches/memory-cache-salt.js";
 import { prepareSessionInjection } from "../prepare-session-injection.js";
 import { readFeedback } from "../read-feedback.js";
@@ -177,6 +178,6 @@ describe("sharedRanking", () => {
     reads.push(readCachedRanking(path, fingerprint)!.candidates.map((entry) => entry.name));
     expect(reads.filter((read) => read !== null && JSON.stringify(read) !== JSON.stringify(names))).toEqual([]);
     expect(reads.at(-1)).toEqual(names);
-    expect(readFileSync(rankingCachePath(path), "utf8").endsWith("\n")).toBe(true);
+    expect(decodeRankingCache(readFileSync(rankingCachePath(path)), fingerprint)?.candidates.map((entry) => entry.name)).toEqual(names);
   });
 });
