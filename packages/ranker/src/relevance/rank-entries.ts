@@ -222,10 +222,12 @@ export function rankingOf<T extends Entry>(entries: readonly T[], query: Relevan
   const prominence = new Float64Array(entries.length);
   const feedbackFactor = new Float64Array(entries.length);
   const score = new Float64Array(entries.length);
+  // (No vote yet, as on most machines: no entry's hash is read to find none.)
+  const feedback = options.feedback !== undefined && options.feedback.size > 0 ? options.feedback : undefined;
   for (const position of passing) {
     const entry = entries[position]!;
     prominence[position] = prominenceOf(entry, 1 - recency[position]! / last);
-    feedbackFactor[position] = feedbackFactorOf(options.feedback?.get(entry.contentHash));
+    feedbackFactor[position] = feedbackFactorOf(feedback?.get(entry.contentHash));
     score[position] = relevance[position]! * (1 + prominenceWeight * prominence[position]!) * feedbackFactor[position]!;
   }
   const compare = (a: number, b: number) => score[b]! - score[a]! || order[a]! - order[b]!;

@@ -34,6 +34,8 @@ interface RankingHeader {
   termStarts: number[];
   /** The bytes of the columns at the file's end. */
   columns: number;
+  /** The bytes of the entries' names (JSON strings, one after another) that end the columns. */
+  nameBytes: number;
   /** How many characters every content hash has, when all have as many and are ASCII (then they are a column); else 0, and they are `hashes`. */
   hashWidth: number;
   hashes?: string[];
@@ -56,30 +58,34 @@ const SCOPES_BY_CODE = byCode(SCOPE_LETTERS);
 
 /**
  * The columns that end a ranking cache file: what a ranking reads of every entry, as numbers and
- * letters that are used where they lie (no text parsed, no object made per entry). In this
+ * letters that are used where they lie (nothing parsed, an entry two fields). In this
  * order, each starting at a multiple of its width: per entry its observation count (8 bytes,
  * a float), where its line starts in the text after the header (4; and one more: where the line
- * of postings starts), its places in today's order and in recency (4 each), its confidence,
- * category and scope (a letter each: h/m/l, a/h/p, l/g), and its content hash (`hashWidth`
- * ASCII characters, when the header says so).
+ * of postings starts), where its name starts among the names (4; and one more: where they end),
+ * its places in today's order and in recency (4 each), its confidence, category and scope (a
+ * letter each: h/m/l, a/h/p, l/g), its content hash (`hashWidth` ASCII characters, when the
+ * header says so), and last the names, one after another (JSON strings): what an index line
+ * shows of an entry, read without its line.
  */
 interface ColumnLayout {
   observationCount: Float64Array;
   offsets: Uint32Array;
+  nameStarts: Uint32Array;
   order: Int32Array;
   recency: Int32Array;
   confidence: Uint8Array;
   category: Uint8Array;
   scope: Uint8Array;
   hashes: Uint8Array;
+  names: Buffer;
 }
 
-function columnBytes(count: number, hashWidth: number): number {
-  return count * 8 + (count + 1) * 4 + count * 4 * 2 + count * 3 + count * hashWidth;
+function columnBytes(count: number, hashWidth: number, nameBytes: number): number {
+  return count * 8 + (count + 1) * 4 * 2 + count * 4 * 2 + count * 3 + count * hashWidth + nameBytes;
 }
 
 // The columns laid over `bytes` (at an offset that is a multiple of 8: the views need it).
-function columnLayout(bytes: Uint8Array, count: number, hashWidth: number): ColumnLayout {
+function columnLayout(bytes: Uint8Array, count: number, hashWidth: number, nameBytes: number): ColumnLayout {
   const buffer = bytes.buffer;
   let at = bytes.byteOffset;
   const take = <T>(make: (buffer: ArrayBufferLike, offset: number, length: number) => T, width: number, length: number): T => {
@@ -90,12 +96,14 @@ function columnLayout(bytes: Uint8Array, count: number, hashWidth: number): Colu
   return {
     observationCount: take((b, o, n) => new Float64Array(b, o, n), 8, count),
     offsets: take((b, o, n) => new Uint32Array(b, o, n), 4, count + 1),
+    nameStarts: take((b, o, n) => new Uint32Array(b, o, n), 4, count + 1),
     order: take((b, o, n) => new Int32Array(b, o, n), 4, count),
     recency: take((b, o, n) => new Int32Array(b, o, n), 4, count),
     confidence: take((b, o, n) => new Uint8Array(b, o, n), 1, count),
     category: take((b, o, n) => new Uint8Array(b, o, n), 1, count),
     scope: take((b, o, n) => new Uint8Array(b, o, n), 1, count),
     hashes: take((b, o, n) => new Uint8Array(b, o, n), 1, count * hashWidth),
+    names: take((b, o, n) => Buffer.from(b, o, n), 1, nameBytes),
   };
 }
 
@@ -118,7 +126,7 @@ function uniformHashWidth(candidates: readonly Entry[]): number {
  * @example
  * decodeRankingCache(encodeRankingCache(fingerprint, injection.ranking), fingerprint);
  */
-export function encodeRankingCache(fingerprint: string, ranking: RankingData): Buffer {
+export function encodeRankingCache(fingerprint: string, ranking: RankingData): Uint8Array {
   return Buffer.concat(rankingCachePieces(fingerprint, ranking));
 }
 
@@ -136,9 +144,19 @@ export function rankingCachePieces(fingerprint: string, ranking: RankingData): U
   const { candidates } = ranking;
   const count = candidates.length;
   const hashWidth = uniformHashWidth(candidates);
-  const columnsLength = columnBytes(count, hashWidth);
+  // As JSON strings: a name holds any text, lone surrogates included.
+  const names = candidates.map((entry) => Buffer.from(JSON.stringify(entry.name)));
+  const nameBytes = names.reduce((total, name) => total + name.length, 0);
+  const columnsLength = columnBytes(count, hashWidth, nameBytes);
   const columnsBytes = new Uint8Array(columnsLength);
-  const columns = columnLayout(columnsBytes, count, hashWidth);
+  const columns = columnLayout(columnsBytes, count, hashWidth, nameBytes);
+  let nameStart = 0;
+  names.forEach((name, at) => {
+    columns.nameStarts[at] = nameStart;
+    name.copy(columns.names, nameStart);
+    nameStart += name.length;
+  });
+  columns.nameStarts[count] = nameStart;
   // An entry read from a file's cache is written as the bytes of its line there.
   const { pieces: lines, lengths } = entryLinePieces(candidates);
   let offset = 0;
@@ -169,6 +187,7 @@ export function rankingCachePieces(fingerprint: string, ranking: RankingData): U
     terms,
     termStarts,
     columns: columnsLength,
+    nameBytes,
     hashWidth,
     ...(hashWidth > 0 ? {} : { hashes: candidates.map((entry) => entry.contentHash) }),
     littleEndian: LITTLE_ENDIAN,
@@ -209,19 +228,21 @@ export function decodeRankingCacheHeader(header: string, fingerprint: string, bo
   if (!Number.isSafeInteger(count) || count < 0 || !Number.isSafeInteger(hashWidth) || hashWidth < 0 || typeof parsed.documents !== "number") return null;
   if (!Array.isArray(terms) || !Array.isArray(termStarts) || termStarts.length !== terms.length + 1 || !Array.isArray(parsed.sharedHashPrefixes)) return null;
   if (hashWidth === 0 && (!Array.isArray(parsed.hashes) || parsed.hashes.length !== count)) return null;
-  if (parsed.columns !== columnBytes(count, hashWidth) || parsed.columns > bodyBytes) return null;
+  const { nameBytes } = parsed;
+  if (!Number.isSafeInteger(nameBytes) || nameBytes < 0 || parsed.columns !== columnBytes(count, hashWidth, nameBytes) || parsed.columns > bodyBytes) return null;
   const columnsStart = bodyBytes - parsed.columns;
   let columnsBytes = read(columnsStart, bodyBytes);
   // The views need the columns aligned for their widths: copied when they are not.
   if (columnsBytes.byteOffset % 8 !== 0) columnsBytes = new Uint8Array(columnsBytes);
-  const columns = columnLayout(columnsBytes, count, hashWidth);
+  const columns = columnLayout(columnsBytes, count, hashWidth, nameBytes);
+  if (columns.nameStarts[count] !== nameBytes) return null;
   const postingsStart = columns.offsets[count]!;
   if (columnsStart !== postingsStart + termStarts[terms.length]! + 1) return null;
   const readLine = (start: number, end: number) => {
     const bytes = read(start, end);
     return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
   };
-  const table: CachedTable = { readLine, columns, hashes: hashWidth > 0 ? Buffer.from(columns.hashes.buffer, columns.hashes.byteOffset, columns.hashes.byteLength).toString("latin1") : parsed.hashes!, hashWidth, full: new Map(), names: new Map() };
+  const table: CachedTable = { readLine, columns, hashes: hashWidth > 0 ? Buffer.from(columns.hashes.buffer, columns.hashes.byteOffset, columns.hashes.byteLength).toString("latin1") : parsed.hashes!, hashWidth, full: new Map() };
   const candidates: Entry[] = new Array<Entry>(count);
   for (let at = 0; at < count; at++) candidates[at] = new CachedEntry(table, at);
   const find = (term: string) => {
@@ -254,23 +275,6 @@ export function decodeRankingCacheHeader(header: string, fingerprint: string, bo
   };
 }
 
-// How much of an entry's line is read for its name alone: more than any name but a rare one.
-const NAME_BYTES = 512;
-
-/**
- * The name an entry's line begins with (its JSON has `name` first, as the parser makes entries),
- * or null when it begins otherwise or its name goes on past `text` (a part of the line).
- */
-function nameAtStart(text: string): string | null {
-  if (!text.startsWith('{"name":"')) return null;
-  for (let at = text.indexOf('"', 9); at !== -1; at = text.indexOf('"', at + 1)) {
-    let backslashes = 0;
-    while (text.charCodeAt(at - 1 - backslashes) === 92) backslashes++;
-    if (backslashes % 2 === 0) return JSON.parse(text.slice(8, at + 1)) as string;
-  }
-  return null;
-}
-
 // What the entries of one cache file share: its columns, how to read a line of it, and what was
 // parsed of them (few: the entries shown).
 interface CachedTable {
@@ -280,7 +284,6 @@ interface CachedTable {
   hashes: string | string[];
   hashWidth: number;
   full: Map<number, Entry>;
-  names: Map<number, string>;
 }
 
 // An entry of a ranking cache: what a ranking reads of it from the file's columns, its text from
@@ -311,16 +314,10 @@ class CachedEntry extends LazyEntry implements Entry {
     const { hashes, hashWidth } = this.#table;
     return typeof hashes === "string" ? hashes.slice(this.#at * hashWidth, (this.#at + 1) * hashWidth) : hashes[this.#at]!;
   }
+  // An index line shows an entry's name alone: read from the names that end the columns.
   override get name(): string {
-    const { full, names, columns, readLine } = this.#table;
-    const known = full.get(this.#at)?.name ?? names.get(this.#at);
-    if (known !== undefined) return known;
-    // An index line shows an entry's name alone: read from the start of its line, not all of it.
-    const start = columns.offsets[this.#at]!;
-    const end = columns.offsets[this.#at + 1]! - 1;
-    const name = nameAtStart(readLine(start, Math.min(end, start + NAME_BYTES))) ?? this.whole().name;
-    names.set(this.#at, name);
-    return name;
+    const { nameStarts, names } = this.#table.columns;
+    return JSON.parse(names.toString("utf8", nameStarts[this.#at], nameStarts[this.#at + 1])) as string;
   }
   get lastObserved(): string | null {
     return this.whole().lastObserved;
