@@ -94,7 +94,7 @@ describe("encodeRankingCache / decodeRankingCache", () => {
       { ...whole.header, count: count - 1 },
       { ...whole.header, count: count + 1 },
       { ...whole.header, columns: (whole.header.columns as number) - 1 },
-      { ...whole.header, nameBytes: (whole.header.nameBytes as number) - 1, columns: (whole.header.columns as number) - 1 },
+      { ...whole.header, columns: (whole.header.columns as number) + 1 },
       { ...whole.header, hashWidth: 0 },
       { ...whole.header, hashWidth: 8 },
       { ...whole.header, littleEndian: !whole.header.littleEndian },

@@ -32,10 +32,8 @@ interface RankingHeader {
   terms: string[];
   /** Where each term's postings text starts in the line of postings, and (last) where that line ends. */
   termStarts: number[];
-  /** The bytes of the columns at the file's end. */
+  /** The bytes of the columns at the file's end (the names, last, take what the others leave). */
   columns: number;
-  /** The bytes of the entries' names (JSON strings, one after another) that end the columns. */
-  nameBytes: number;
   /** How many characters every content hash has, when all have as many and are ASCII (then they are a column); else 0, and they are `hashes`. */
   hashWidth: number;
   hashes?: string[];
@@ -58,8 +56,8 @@ const SCOPES_BY_CODE = byCode(SCOPE_LETTERS);
 
 /**
  * The columns that end a ranking cache file: what a ranking reads of every entry, as numbers and
- * letters that are used where they lie (nothing parsed, an entry two fields). In this
- * order, each starting at a multiple of its width: per entry its observation count (8 bytes,
+ * letters that are used where they lie (nothing parsed, an entry two fields). In this order,
+ * each starting at a multiple of its width: per entry its observation count (8 bytes,
  * a float), where its line starts in the text after the header (4; and one more: where the line
  * of postings starts), where its name starts among the names (4; and one more: where they end),
  * its places in today's order and in recency (4 each), its confidence, category and scope (a
@@ -67,44 +65,40 @@ const SCOPES_BY_CODE = byCode(SCOPE_LETTERS);
  * header says so), and last the names, one after another (JSON strings): what an index line
  * shows of an entry, read without its line.
  */
-interface ColumnLayout {
-  observationCount: Float64Array;
-  offsets: Uint32Array;
-  nameStarts: Uint32Array;
-  order: Int32Array;
-  recency: Int32Array;
-  confidence: Uint8Array;
-  category: Uint8Array;
-  scope: Uint8Array;
-  hashes: Uint8Array;
-  names: Buffer;
+type ColumnLayout = { [Name in keyof ColumnSpans]: ReturnType<ColumnSpans[Name]["make"]> };
+type ColumnSpans = ReturnType<typeof columnSpans>;
+
+// Each column in its place: its view's maker, its width and its length. The one place the layout is written.
+function columnSpans(count: number, hashWidth: number, nameBytes: number) {
+  const view = <T>(make: (buffer: ArrayBufferLike, offset: number, length: number) => T, width: number, length: number) => ({ make, width, length });
+  return {
+    observationCount: view((b, o, n) => new Float64Array(b, o, n), 8, count),
+    offsets: view((b, o, n) => new Uint32Array(b, o, n), 4, count + 1),
+    nameStarts: view((b, o, n) => new Uint32Array(b, o, n), 4, count + 1),
+    order: view((b, o, n) => new Int32Array(b, o, n), 4, count),
+    recency: view((b, o, n) => new Int32Array(b, o, n), 4, count),
+    confidence: view((b, o, n) => new Uint8Array(b, o, n), 1, count),
+    category: view((b, o, n) => new Uint8Array(b, o, n), 1, count),
+    scope: view((b, o, n) => new Uint8Array(b, o, n), 1, count),
+    hashes: view((b, o, n) => new Uint8Array(b, o, n), 1, count * hashWidth),
+    names: view((b, o, n) => Buffer.from(b, o, n), 1, nameBytes),
+  };
 }
 
 function columnBytes(count: number, hashWidth: number, nameBytes: number): number {
-  return count * 8 + (count + 1) * 4 * 2 + count * 4 * 2 + count * 3 + count * hashWidth + nameBytes;
+  return Object.values(columnSpans(count, hashWidth, nameBytes)).reduce((total, span) => total + span.width * span.length, 0);
 }
 
 // The columns laid over `bytes` (at an offset that is a multiple of 8: the views need it).
 function columnLayout(bytes: Uint8Array, count: number, hashWidth: number, nameBytes: number): ColumnLayout {
-  const buffer = bytes.buffer;
   let at = bytes.byteOffset;
-  const take = <T>(make: (buffer: ArrayBufferLike, offset: number, length: number) => T, width: number, length: number): T => {
-    const view = make(buffer, at, length);
+  const spans = columnSpans(count, hashWidth, nameBytes);
+  const layout = Object.entries(spans).map(([name, { make, width, length }]) => {
+    const view = make(bytes.buffer, at, length);
     at += width * length;
-    return view;
-  };
-  return {
-    observationCount: take((b, o, n) => new Float64Array(b, o, n), 8, count),
-    offsets: take((b, o, n) => new Uint32Array(b, o, n), 4, count + 1),
-    nameStarts: take((b, o, n) => new Uint32Array(b, o, n), 4, count + 1),
-    order: take((b, o, n) => new Int32Array(b, o, n), 4, count),
-    recency: take((b, o, n) => new Int32Array(b, o, n), 4, count),
-    confidence: take((b, o, n) => new Uint8Array(b, o, n), 1, count),
-    category: take((b, o, n) => new Uint8Array(b, o, n), 1, count),
-    scope: take((b, o, n) => new Uint8Array(b, o, n), 1, count),
-    hashes: take((b, o, n) => new Uint8Array(b, o, n), 1, count * hashWidth),
-    names: take((b, o, n) => Buffer.from(b, o, n), 1, nameBytes),
-  };
+    return [name, view];
+  });
+  return Object.fromEntries(layout) as ColumnLayout;
 }
 
 // Hashes of one width, all ASCII: that width, else 0 (they go in the header).
@@ -119,7 +113,7 @@ function uniformHashWidth(candidates: readonly Entry[]): number {
  * per entry with all of it, then a line of every term's postings, then the columns of what a
  * ranking reads of every entry (`ColumnLayout`). A reader parses the first line and lays the
  * columns out where they lie; it parses an entry's own line when something asks for its text
- * (its name, description…), as formatting the twenty injected entries does; and reads a term's
+ * (its description, metadata…), as formatting the injected entries does; and reads a term's
  * postings when a query first holds it: a bank of 50,000 entries is ranked without parsing
  * 50,000 descriptions, or the postings of terms no query asked for, or a number per entry.
  *
@@ -187,7 +181,6 @@ export function rankingCachePieces(fingerprint: string, ranking: RankingData): U
     terms,
     termStarts,
     columns: columnsLength,
-    nameBytes,
     hashWidth,
     ...(hashWidth > 0 ? {} : { hashes: candidates.map((entry) => entry.contentHash) }),
     littleEndian: LITTLE_ENDIAN,
@@ -228,8 +221,9 @@ export function decodeRankingCacheHeader(header: string, fingerprint: string, bo
   if (!Number.isSafeInteger(count) || count < 0 || !Number.isSafeInteger(hashWidth) || hashWidth < 0 || typeof parsed.documents !== "number") return null;
   if (!Array.isArray(terms) || !Array.isArray(termStarts) || termStarts.length !== terms.length + 1 || !Array.isArray(parsed.sharedHashPrefixes)) return null;
   if (hashWidth === 0 && (!Array.isArray(parsed.hashes) || parsed.hashes.length !== count)) return null;
-  const { nameBytes } = parsed;
-  if (!Number.isSafeInteger(nameBytes) || nameBytes < 0 || parsed.columns !== columnBytes(count, hashWidth, nameBytes) || parsed.columns > bodyBytes) return null;
+  // The names take what the other columns leave.
+  const nameBytes = parsed.columns - columnBytes(count, hashWidth, 0);
+  if (!Number.isSafeInteger(nameBytes) || nameBytes < 0 || parsed.columns > bodyBytes) return null;
   const columnsStart = bodyBytes - parsed.columns;
   let columnsBytes = read(columnsStart, bodyBytes);
   // The views need the columns aligned for their widths: copied when they are not.
