@@ -56,9 +56,16 @@ export interface HookIO {
   /**
    * Starts a process that outlives the hook to work the injection out and cache it
    * (`refreshCachedInjection`), for when the deadline ended a wait on `prepareAside`: the next
-   * session start then finds the injection cached.
+   * session start then finds the injection cached. Called through `atExit` when that is given.
    */
   refreshInBackground?: (options: InjectionSources) => void;
+  /**
+   * Runs a task as the process exits, after the hook's output (the hook's bundle: the process's
+   * `exit` event). A background refresh is started so: started at once, its node, bundles and
+   * reads ran beside the rest of the session start, which took some 10 % longer for it on two
+   * cores (BENCHMARKS.md). Absent: the task runs at once.
+   */
+  atExit?: (task: () => void) => void;
   /**
    * What the session is about, for relevance: the store's `gatherSessionSignals` (git, the active
    * feature, the stack). Absent: the store's, with its 200 ms budget for git, started before the
@@ -262,7 +269,7 @@ export async function cachedInjection(io: HookIO, sources: InjectionSources, wai
     waiting.begin();
     options.beforePrepare?.(configBefore());
     if (large && cacheOn && refreshInBackground !== undefined) {
-      waiting.onGiveUp = () => startRefresh(refreshInBackground, path, sources, fingerprint.bytes);
+      waiting.onGiveUp = () => startRefresh(refreshInBackground, io.atExit, path, sources, fingerprint.bytes);
     }
     const fileCache = cacheOn ? { fileCache: entryFileCache(sources.globalStoreDir) } : {};
     const injection = await (large ? io.prepareAside! : io.prepare)({ ...sources, ...fileCache });
@@ -273,7 +280,7 @@ export async function cachedInjection(io: HookIO, sources: InjectionSources, wai
       // (only its query's): a background process writes it, where one can be started and none
       // runs already (it may have read the files before they changed); else the start writes it.
       // (Large files' injection comes from the worker with its index whole: only the write is left.)
-      const aside = !large && injection.ranking !== undefined && refreshInBackground !== undefined && launchRefresh(refreshInBackground, path, sources) === "claimed";
+      const aside = !large && injection.ranking !== undefined && refreshInBackground !== undefined && launchRefresh(refreshInBackground, io.atExit, path, sources) === "claimed";
       await writeCachedInjection(path, fingerprint.value, injection, { ranking: !aside }).catch(() => undefined);
     }
     return injection;
@@ -289,7 +296,7 @@ export async function cachedInjection(io: HookIO, sources: InjectionSources, wai
   };
   const stale = cached?.stale === true;
   let note: string | undefined;
-  if (stale) note = `the memory files changed since the last session; this one gets them as they were before${startRefresh(refreshInBackground!, path, sources, fingerprint.bytes)}`;
+  if (stale) note = `the memory files changed since the last session; this one gets them as they were before${startRefresh(refreshInBackground!, io.atExit, path, sources, fingerprint.bytes)}`;
   // The fingerprint that the cached injection, its ranking and its plan were made with.
   const madeWith = cached?.fingerprint ?? fingerprint.value;
   const injection = cached?.injection ?? (await prepare());
@@ -321,27 +328,36 @@ export interface CachedInjectionOptions {
 }
 
 /** Starts the background refresh unless one is running already; says what the next session gets. */
-function startRefresh(refreshInBackground: (options: InjectionSources) => void, path: string, sources: InjectionSources, bytes: number): string {
+function startRefresh(refresh: Refresh, atExit: HookIO["atExit"], path: string, sources: InjectionSources, bytes: number): string {
   const size = `${(bytes / 1_048_576).toFixed(1)} MB`;
-  const started = launchRefresh(refreshInBackground, path, sources);
+  const started = launchRefresh(refresh, atExit, path, sources);
   if (started === "taken") return `; the memory files (${size}) are being read for the next session by an earlier one`;
   if (started === "impossible") return `; the memory files (${size}) take longer than that to read, and ${dirname(path)} cannot cache them`;
   if (started === "failed") return `; the memory files (${size}) take longer than that to read`;
   return `; the memory files (${size}) are being read in the background for the next session`;
 }
 
-// Claims the refresh (`claimCacheRefresh`) and, claimed, starts it: "failed" (the claim released) when it could not be started.
-function launchRefresh(refreshInBackground: (options: InjectionSources) => void, path: string, sources: InjectionSources): RefreshClaim | "failed" {
+// Claims the refresh (`claimCacheRefresh`) and, claimed, starts it (through `atExit`, when the
+// process exits): "failed" when it could not be started at once. Whenever it cannot be started,
+// the claim is released.
+function launchRefresh(refresh: Refresh, atExit: HookIO["atExit"], path: string, sources: InjectionSources): RefreshClaim | "failed" {
   const claim = claimCacheRefresh(path);
   if (claim !== "claimed") return claim;
-  try {
-    refreshInBackground(sources);
-    return claim;
-  } catch {
-    releaseCacheRefresh(path);
-    return "failed";
-  }
+  const start = (): boolean => {
+    try {
+      refresh(sources);
+      return true;
+    } catch {
+      releaseCacheRefresh(path);
+      return false;
+    }
+  };
+  if (atExit === undefined) return start() ? claim : "failed";
+  atExit(start);
+  return claim;
 }
+
+type Refresh = NonNullable<HookIO["refreshInBackground"]>;
 
 /**
  * Works a session's injection out and caches it, apart from any session start: what the

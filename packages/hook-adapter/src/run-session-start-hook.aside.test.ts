@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { claimCacheRefresh, injectionCachePath, prepareSessionInjection, type SessionInjection } from "@iflow-memory/store";
+import { claimCacheRefresh, injectionCachePath, prepareSessionInjection, rankingCachePath, type SessionInjection } from "@iflow-memory/store";
 import { makeTempDir } from "@iflow-memory/test-utils";
 import { describe, expect, it, vi } from "vitest";
 import { IN_PROCESS_MAX_BYTES, refreshCachedInjection, type HookIO, type InjectionSources } from "./hook-runtime.js";
@@ -90,6 +90,31 @@ describe("runSessionStartHook (large memory files)", () => {
     const { stderr } = await start(projectRoot, home, { prepareAside: never, refreshInBackground, env: { IFLOW_MEMORY_HOOK_DEADLINE_MS: "50" } });
     expect(stderr).toContain("; the memory files (4.0 MB) take longer than that to read\n");
     expect(existsSync(`${injectionCachePath(storeDir, projectRoot)}.refreshing`)).toBe(false);
+  });
+
+  it("starts a background refresh as the process exits (atExit), after the output, and gives its claim back if it cannot start then", async () => {
+    // A first start (small files): it writes the injection and leaves the ranking's cache to the refresh.
+    const small = setup("small");
+    const path = injectionCachePath(small.storeDir, small.projectRoot);
+    const atExit: Array<() => void> = [];
+    const refreshInBackground = vi.fn();
+    const first = await start(small.projectRoot, small.home, { refreshInBackground, atExit: (task) => atExit.push(task) });
+    expect(first.context).toContain("Commit often.");
+    expect([refreshInBackground.mock.calls.length, existsSync(`${path}.refreshing`), existsSync(rankingCachePath(path))]).toEqual([0, true, false]);
+    for (const task of atExit.splice(0)) task();
+    expect(refreshInBackground.mock.calls).toEqual([[{ projectRoot: small.projectRoot, globalStoreDir: small.storeDir }]]);
+
+    // Large files that outlast the deadline: a refresh that cannot start as the process exits gives its claim back.
+    const large = setup("large");
+    const claim = `${injectionCachePath(large.storeDir, large.projectRoot)}.refreshing`;
+    const failing = vi.fn(() => {
+      throw new Error("spawn EAGAIN");
+    });
+    const gaveUp = await start(large.projectRoot, large.home, { prepareAside: never, refreshInBackground: failing, atExit: (task) => atExit.push(task), env: { IFLOW_MEMORY_HOOK_DEADLINE_MS: "50" } });
+    expect(gaveUp.stderr).toContain("are being read in the background for the next session");
+    expect([failing.mock.calls.length, existsSync(claim)]).toEqual([0, true]);
+    for (const task of atExit.splice(0)) task();
+    expect([failing.mock.calls.length, existsSync(claim)]).toEqual([1, false]);
   });
 
   it("starts no refresh, and says why, when the global store cannot hold a cache", async () => {

@@ -68,6 +68,7 @@ export function runBundledHook(run: (io: HookIO) => Promise<number>): void {
     prepare: prepareHere,
     prepareAside: prepareInWorker,
     refreshInBackground,
+    atExit: (task) => process.once("exit", task),
     spawn: spawnWhenNeeded,
     // Registered with the MCP server beside it (the plugin, `setup claude`): its index names the MCP tools.
     fetch: process.argv.includes("--mcp") ? "mcp" : "cli",
