@@ -55,8 +55,9 @@ export interface HookIO {
   prepareAside?: PrepareInjection;
   /**
    * Starts a process that outlives the hook to work the injection out and cache it
-   * (`refreshCachedInjection`), for when the deadline ended a wait on `prepareAside`: the next
-   * session start then finds the injection cached. Called through `atExit` when that is given.
+   * (`refreshCachedInjection`): after the hook read settled files itself (it keeps nothing of
+   * them then), or when the deadline ended a wait on `prepareAside`. The next session start then
+   * finds the injection cached. Called through `atExit` when that is given.
    */
   refreshInBackground?: (options: InjectionSources) => void;
   /**
@@ -271,18 +272,17 @@ export async function cachedInjection(io: HookIO, sources: InjectionSources, wai
     if (large && cacheOn && refreshInBackground !== undefined) {
       waiting.onGiveUp = () => startRefresh(refreshInBackground, io.atExit, path, sources, fingerprint.bytes);
     }
-    const fileCache = cacheOn ? { fileCache: entryFileCache(sources.globalStoreDir) } : {};
+    // What is kept of settled files, the injection and its ranking's cache (every term's postings,
+    // where this start's plan reads its query's) are written by a background refresh, where one
+    // can be started and none runs already (it may have read the files before they changed): the
+    // start reads the files and keeps nothing. Else the start keeps and caches them itself.
+    // (Large files' injection comes from the worker with its index whole: only the write is left.)
+    const aside = cacheOn && fingerprint.settled && !large && refreshInBackground !== undefined && launchRefresh(refreshInBackground, io.atExit, path, sources) === "claimed";
+    const fileCache = cacheOn ? { fileCache: { ...entryFileCache(sources.globalStoreDir), readOnly: aside } } : {};
     const injection = await (large ? io.prepareAside! : io.prepare)({ ...sources, ...fileCache });
     waiting.onGiveUp = undefined;
     // A cache that cannot be written (no global store, a read-only home) only costs speed.
-    if (cacheOn && fingerprint.settled) {
-      // The ranking's cache holds every term's postings, which this start's plan does not read
-      // (only its query's): a background process writes it, where one can be started and none
-      // runs already (it may have read the files before they changed); else the start writes it.
-      // (Large files' injection comes from the worker with its index whole: only the write is left.)
-      const aside = !large && injection.ranking !== undefined && refreshInBackground !== undefined && launchRefresh(refreshInBackground, io.atExit, path, sources) === "claimed";
-      await writeCachedInjection(path, fingerprint.value, injection, { ranking: !aside }).catch(() => undefined);
-    }
+    if (cacheOn && fingerprint.settled && !aside) await writeCachedInjection(path, fingerprint.value, injection).catch(() => undefined);
     return injection;
   };
   // Large files that changed: the injection made before the change, while a background process works out the new one.

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { claimCacheRefresh, injectionCachePath, prepareSessionInjection, rankingCachePath, type SessionInjection } from "@iflow-memory/store";
+import { claimCacheRefresh, injectionCachePath, prepareSessionInjection, rankingCachePath, releaseCacheRefresh, type SessionInjection } from "@iflow-memory/store";
 import { makeTempDir } from "@iflow-memory/test-utils";
 import { describe, expect, it, vi } from "vitest";
 import { IN_PROCESS_MAX_BYTES, refreshCachedInjection, type HookIO, type InjectionSources } from "./hook-runtime.js";
@@ -127,17 +127,29 @@ describe("runSessionStartHook (large memory files)", () => {
     expect(refreshInBackground).not.toHaveBeenCalled();
   });
 
-  it("starts no refresh when the cache is off (IFLOW_MEMORY_HOOK_CACHE=0), or for small files that outlast the deadline", async () => {
+  it("starts no refresh when the cache is off (IFLOW_MEMORY_HOOK_CACHE=0)", async () => {
     const refreshInBackground = vi.fn();
     const large = setup("large");
     const off = await start(large.projectRoot, large.home, { prepareAside: never, refreshInBackground, env: { IFLOW_MEMORY_HOOK_CACHE: "0", IFLOW_MEMORY_HOOK_DEADLINE_MS: "50" } });
     const small = setup("small");
-    const slow = await start(small.projectRoot, small.home, { prepare: never, refreshInBackground, env: { IFLOW_MEMORY_HOOK_DEADLINE_MS: "50" } });
-    expect([off.stderr, slow.stderr]).toEqual([
-      "iflow-memory: gave up after 50 ms; the session starts without memory\n",
-      "iflow-memory: gave up after 50 ms; the session starts without memory\n",
-    ]);
+    await start(small.projectRoot, small.home, { refreshInBackground, env: { IFLOW_MEMORY_HOOK_CACHE: "0" } });
+    expect(off.stderr).toBe("iflow-memory: gave up after 50 ms; the session starts without memory\n");
     expect(refreshInBackground).not.toHaveBeenCalled();
+  });
+
+  it("leaves what it reads of small settled files to the refresh it claimed before reading them, also when it gives up on them", async () => {
+    const small = setup("small");
+    const path = injectionCachePath(small.storeDir, small.projectRoot);
+    const refreshInBackground = vi.fn();
+    const slow = await start(small.projectRoot, small.home, { prepare: never, refreshInBackground, env: { IFLOW_MEMORY_HOOK_DEADLINE_MS: "50" } });
+    expect(slow.stderr).toBe("iflow-memory: gave up after 50 ms; the session starts without memory\n");
+    expect(refreshInBackground.mock.calls).toEqual([[{ projectRoot: small.projectRoot, globalStoreDir: small.storeDir }]]);
+    // The start read the files and kept nothing: neither their entries nor the injection.
+    releaseCacheRefresh(path);
+    const read = await start(small.projectRoot, small.home, { refreshInBackground });
+    expect(read.context).toContain("Commit often.");
+    expect([existsSync(path), existsSync(join(small.storeDir, ".cache", "files"))]).toEqual([false, false]);
+    expect(refreshInBackground).toHaveBeenCalledTimes(2);
   });
 });
 

@@ -110,7 +110,7 @@ async function readEntryFile(
   // Kept only when the file had settled and did not change while it was read; with the terms
   // relevance's index reads, worked out once for every later read and numbered in the file's
   // vocabulary (the earlier version's, grown: the unchanged entries' numbers stay as they were).
-  const keep = cache !== undefined && state !== null && state.settled && (await fileStamp(path, now()))?.stamp === state.stamp;
+  const keep = cache !== undefined && cache.readOnly !== true && state !== null && state.settled && (await fileStamp(path, now()))?.stamp === state.stamp;
   let vocabulary = kept?.vocabulary ?? [];
   let terms = unchanged;
   if (keep) {

@@ -287,6 +287,23 @@ describe("the per-file entry cache", () => {
     expect(cacheFiles(cache)).toEqual([]);
   });
 
+  it("read-only (readOnly), takes what is kept and keeps nothing: an edited file stays kept as it was", async () => {
+    const { projectRoot, globalStoreDir, cache } = realSources();
+    await readMemorySources({ projectRoot, globalStoreDir, includeGlobal: true, cache });
+    const heuristics = join(projectRoot, "docs/knowledge-bank/heuristics.md");
+    const kept = readFileSync(entryFileCachePath(cache, heuristics), "utf8");
+    appendFileSync(heuristics, "\n### Heuristic: Leave keeping to the refresh\nA session start reads; a background process keeps.\n");
+    const before = cacheFiles(cache).map((name) => readFileSync(join(cache.dir, "files", name), "utf8"));
+    const read = await readMemorySources({ projectRoot, globalStoreDir, includeGlobal: true, cache: { ...cache, readOnly: true } });
+    expect(plain(read.local)).toEqual(plain((await readMemorySources({ projectRoot, globalStoreDir, includeGlobal: true })).local));
+    expect(read.local.map((entry) => entry.name)).toContain("Leave keeping to the refresh");
+    expect(cacheFiles(cache).map((name) => readFileSync(join(cache.dir, "files", name), "utf8"))).toEqual(before);
+    expect(readFileSync(entryFileCachePath(cache, heuristics), "utf8")).toBe(kept);
+    // Read again by a reader that keeps: the edited file is kept anew.
+    await readMemorySources({ projectRoot, globalStoreDir, includeGlobal: true, cache });
+    expect(readFileSync(entryFileCachePath(cache, heuristics), "utf8")).not.toBe(kept);
+  });
+
   it("never keeps a secret, nor raw entries", async () => {
     const { projectRoot, globalStoreDir, cache } = realSources();
     const token = `ghp_${"a1B2c3D4e5".repeat(4)}`;

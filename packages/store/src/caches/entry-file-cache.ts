@@ -22,6 +22,8 @@ export interface EntryFileCache {
   now?: () => number;
   /** Files of at least this many bytes are kept as large ones, with their `FileTail` and to be read lazily (tests); `LARGE_FILE_BYTES` by default. */
   largeFileBytes?: number;
+  /** Take what is kept, keep nothing: for a reader that leaves keeping to another (a session start, to its background refresh). */
+  readOnly?: boolean;
 }
 
 /**
