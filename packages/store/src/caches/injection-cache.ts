@@ -284,16 +284,15 @@ function readFirstLine(descriptor: number): { text: string; bytes: number } | nu
 /**
  * Saves an injection with the fingerprint of the files it came from (atomically, mode 0600:
  * it holds memory text): what relevance ranks in a file of its own (`rankingCachePath`), written
- * first (unless `options.ranking` is false: it is left to another process), and the rest —
- * small, read at every session start — in `path`. Then, once a day at most, removes the caches
- * no session has used for a month (`pruneStoreCache`).
+ * first, and the rest — small, read at every session start — in `path`. Then, once a day at
+ * most, removes the caches no session has used for a month (`pruneStoreCache`).
  *
  * @example
  * await writeCachedInjection(injectionCachePath(store, root), fingerprint, injection);
  */
-export async function writeCachedInjection(path: string, fingerprint: string, injection: SessionInjection, options: { ranking?: boolean } = {}): Promise<void> {
+export async function writeCachedInjection(path: string, fingerprint: string, injection: SessionInjection): Promise<void> {
   const { ranking, ...rest } = injection;
-  if (ranking !== undefined && options.ranking !== false) await writeFileAtomically(rankingCachePath(path), rankingCachePieces(fingerprint, ranking), { durable: false });
+  if (ranking !== undefined) await writeFileAtomically(rankingCachePath(path), rankingCachePieces(fingerprint, ranking), { durable: false });
   await writeFileAtomically(path, JSON.stringify({ fingerprint, injection: rest }), { durable: false });
   // Where caches are made, the caches of projects and files long gone are removed (once a day at most).
   pruneStoreCache(dirname(path));
