@@ -252,7 +252,8 @@ export interface CachedInjection {
 
 /**
  * The session injection of `sources`: from the cache when none of its files changed, else worked
- * out (in a worker for large files) and cached. Memory files over `IN_PROCESS_MAX_BYTES` take
+ * out (in a worker for large files) and cached — by a background refresh, where one can be
+ * claimed, once the hook exits. Memory files over `IN_PROCESS_MAX_BYTES` take
  * far longer to work out than a session start may wait: when they changed and the injection made
  * before the change (same config) is cached, the session gets that one at once, and a background
  * process works the new one out for the next session. See `HookIO`.
