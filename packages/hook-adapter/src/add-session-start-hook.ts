@@ -1,3 +1,5 @@
+import { isJsonObject } from "@iflow-memory/store";
+
 /**
  * How our hook is recognised in a settings file: its command names iflow-memory (the CLI, the
  * package or the plugin folder) or runs this repository's hook bundle or CLI, so another tool's
@@ -45,15 +47,15 @@ export function addSessionStartHook(settings: Record<string, unknown>, command: 
  * addCommandHook({}, "BeforeAgent", { name: "iflow-memory-prompt", type: "command", command: "node …", timeout: 10000 }).outcome; // "added"
  */
 export function addCommandHook(settings: Record<string, unknown>, event: string, hook: Record<string, unknown> & { command: string }): SettingsChange {
-  const hooks = isObject(settings.hooks) ? settings.hooks : {};
+  const hooks = isJsonObject(settings.hooks) ? settings.hooks : {};
   const groups = Array.isArray(hooks[event]) ? (hooks[event] as unknown[]) : [];
   let outcome: SettingsChange["outcome"] = "added";
   const updatedGroups = groups.map((group) => {
-    if (!isObject(group) || !Array.isArray(group.hooks)) return group;
+    if (!isJsonObject(group) || !Array.isArray(group.hooks)) return group;
     return {
       ...group,
       hooks: group.hooks.map((existing: unknown) => {
-        if (!isObject(existing) || !isIflowMemoryHook(existing.command)) return existing;
+        if (!isJsonObject(existing) || !isIflowMemoryHook(existing.command)) return existing;
         const merged = { ...existing, ...hook };
         if (outcome === "added") outcome = JSON.stringify(merged) === JSON.stringify(existing) ? "unchanged" : "updated";
         return merged;
@@ -87,12 +89,12 @@ export function removeSessionStartHook(settings: Record<string, unknown>, event:
  * removeCommandHook({ hooks: { BeforeAgent: [{ hooks: [ours] }] } }, "BeforeAgent"); // { settings: {}, outcome: "removed" }
  */
 export function removeCommandHook(settings: Record<string, unknown>, event: string, options: { keepEmpty?: boolean } = {}): { settings: Record<string, unknown>; outcome: "removed" | "absent" } {
-  const hooks = isObject(settings.hooks) ? settings.hooks : {};
+  const hooks = isJsonObject(settings.hooks) ? settings.hooks : {};
   if (!Array.isArray(hooks[event])) return { settings, outcome: "absent" };
   let removed = false;
   const eventGroups = (hooks[event] as unknown[]).flatMap((group) => {
-    if (!isObject(group) || !Array.isArray(group.hooks)) return [group];
-    const kept = group.hooks.filter((hook: unknown) => !(isObject(hook) && isIflowMemoryHook(hook.command)));
+    if (!isJsonObject(group) || !Array.isArray(group.hooks)) return [group];
+    const kept = group.hooks.filter((hook: unknown) => !(isJsonObject(hook) && isIflowMemoryHook(hook.command)));
     if (kept.length === group.hooks.length) return [group];
     removed = true;
     return kept.length === 0 ? [] : [{ ...group, hooks: kept }];
@@ -105,6 +107,3 @@ export function removeCommandHook(settings: Record<string, unknown>, event: stri
   return { settings: rest, outcome: "removed" };
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
-}

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { parseJsonText, type HealthCheck } from "@iflow-memory/store";
+import { isJsonObject, parseJsonText, type HealthCheck } from "@iflow-memory/store";
 import type { AgentName } from "./agent-dialect.js";
 import { isIflowMemoryHook } from "./add-session-start-hook.js";
 import { registeredCodexMcpServer } from "./codex-config.js";
@@ -33,23 +33,23 @@ export function agentInstallStatus(agent: AgentName, configDir: string): AgentIn
   // Gemini CLI reads its settings with comments.
   const settings = readJson(hooksFile, status.unreadable, agent === "gemini");
   const hooks = settings?.hooks;
-  if (isObject(hooks)) {
+  if (isJsonObject(hooks)) {
     for (const [event, groups] of Object.entries(hooks)) {
       if (!Array.isArray(groups)) continue;
       for (const group of groups) {
-        if (!isObject(group) || !Array.isArray(group.hooks)) continue;
+        if (!isJsonObject(group) || !Array.isArray(group.hooks)) continue;
         for (const hook of group.hooks as unknown[]) {
-          if (!isObject(hook) || !isIflowMemoryHook(hook.command)) continue;
+          if (!isJsonObject(hook) || !isIflowMemoryHook(hook.command)) continue;
           if (!status.hooks.includes(event)) status.hooks.push(event);
           status.commands.push(hook.command as string);
         }
       }
     }
   }
-  if (agent === "gemini") status.mcp = isObject(settings?.mcpServers) && isObject(settings.mcpServers["iflow-memory"]);
+  if (agent === "gemini") status.mcp = isJsonObject(settings?.mcpServers) && isJsonObject(settings.mcpServers["iflow-memory"]);
   if (agent === "claude") {
     const config = readJson(join(configDir, "..", ".claude.json"), status.unreadable);
-    status.mcp = isObject(config?.mcpServers) && isObject(config.mcpServers["iflow-memory"]);
+    status.mcp = isJsonObject(config?.mcpServers) && isJsonObject(config.mcpServers["iflow-memory"]);
   }
   if (agent === "codex") {
     const path = join(configDir, "config.toml");
@@ -71,14 +71,11 @@ function readJson(path: string, unreadable: string[], comments = false): Record<
   const text = readText(path);
   if (text === null) return null;
   const read = parseJsonText(text, { comments });
-  if ("value" in read && isObject(read.value)) return read.value;
+  if ("value" in read && isJsonObject(read.value)) return read.value;
   unreadable.push(path);
   return null;
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
-}
 
 const AGENT_TITLES: Record<AgentName, string> = { claude: "Claude Code", codex: "Codex CLI", gemini: "Gemini CLI" };
 

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { HealthCheck } from "@iflow-memory/store";
+import { isJsonObject, type HealthCheck } from "@iflow-memory/store";
 import { isIflowMemoryHook } from "./add-session-start-hook.js";
 
 /** Where iflow-memory is installed into Claude Code, by route: the settings files that say so. */
@@ -33,7 +33,7 @@ export function findClaudeInstallRoutes(options: { home: string; projectRoot?: s
     const settings = readSettings(path);
     if (settings === null) continue;
     const enabled = settings.enabledPlugins;
-    if (isObject(enabled) && Object.entries(enabled).some(([key, value]) => PLUGIN_KEY.test(key) && value !== false)) routes.plugin.push(path);
+    if (isJsonObject(enabled) && Object.entries(enabled).some(([key, value]) => PLUGIN_KEY.test(key) && value !== false)) routes.plugin.push(path);
     if (hasOurHook(settings)) routes.setup.push(path);
   }
   return routes;
@@ -41,24 +41,21 @@ export function findClaudeInstallRoutes(options: { home: string; projectRoot?: s
 
 function hasOurHook(settings: Record<string, unknown>): boolean {
   const hooks = settings.hooks;
-  if (!isObject(hooks)) return false;
+  if (!isJsonObject(hooks)) return false;
   return Object.values(hooks).some(
-    (groups) => Array.isArray(groups) && groups.some((group) => isObject(group) && Array.isArray(group.hooks) && group.hooks.some((hook: unknown) => isObject(hook) && isIflowMemoryHook(hook.command))),
+    (groups) => Array.isArray(groups) && groups.some((group) => isJsonObject(group) && Array.isArray(group.hooks) && group.hooks.some((hook: unknown) => isJsonObject(hook) && isIflowMemoryHook(hook.command))),
   );
 }
 
 function readSettings(path: string): Record<string, unknown> | null {
   try {
     const value: unknown = JSON.parse(readFileSync(path, "utf8"));
-    return isObject(value) ? value : null;
+    return isJsonObject(value) ? value : null;
   } catch {
     return null;
   }
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
-}
 
 /**
  * `doctor`'s check of how iflow-memory is installed into Claude Code: ok with one route (or none:

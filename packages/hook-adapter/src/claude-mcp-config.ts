@@ -1,3 +1,5 @@
+import { isJsonObject } from "@iflow-memory/store";
+
 /** The name iflow-memory's MCP server is registered under in Claude Code's config. */
 export const MCP_SERVER_NAME = "iflow-memory";
 
@@ -62,5 +64,5 @@ function place(config: Record<string, unknown>, holder: Record<string, unknown>,
 
 function objectAt(value: Record<string, unknown>, key: string): Record<string, unknown> {
   const found = value[key];
-  return found !== null && typeof found === "object" && !Array.isArray(found) ? (found as Record<string, unknown>) : {};
+  return isJsonObject(found) ? found : {};
 }

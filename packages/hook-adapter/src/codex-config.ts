@@ -1,5 +1,5 @@
 import { parse, patch } from "@decimalturn/toml-patch";
-import { StoreError } from "@iflow-memory/store";
+import { isJsonObject, StoreError } from "@iflow-memory/store";
 import { addCommandHook, removeCommandHook, type SettingsChange } from "./add-session-start-hook.js";
 import { MCP_SERVER_NAME } from "./claude-mcp-config.js";
 
@@ -64,9 +64,9 @@ export function removeCodexHook(hooksFile: Record<string, unknown>, event: "Sess
 export function addCodexMcpServer(text: string | null, server: CodexMcpServer, path = "config.toml"): TomlChange {
   const source = text ?? "";
   const config = parseCodexConfig(source, path);
-  const servers = isObject(config.mcp_servers) ? config.mcp_servers : {};
+  const servers = isJsonObject(config.mcp_servers) ? config.mcp_servers : {};
   const current = servers[MCP_SERVER_NAME];
-  if (isObject(current)) {
+  if (isJsonObject(current)) {
     if (sameServer(current, server)) return { text: source, outcome: "unchanged" };
     return { text: patch(source, { ...config, mcp_servers: { ...servers, [MCP_SERVER_NAME]: { ...current, ...server } } }), outcome: "updated" };
   }
@@ -88,7 +88,7 @@ export function addCodexMcpServer(text: string | null, server: CodexMcpServer, p
 export function removeCodexMcpServer(text: string | null, path = "config.toml"): TomlChange {
   const source = text ?? "";
   const config = parseCodexConfig(source, path);
-  const servers = isObject(config.mcp_servers) ? config.mcp_servers : {};
+  const servers = isJsonObject(config.mcp_servers) ? config.mcp_servers : {};
   if (!(MCP_SERVER_NAME in servers)) return { text: source, outcome: "absent" };
   const { [MCP_SERVER_NAME]: _removed, ...rest } = servers;
   const { mcp_servers: _servers, ...others } = config;
@@ -106,7 +106,7 @@ export function removeCodexMcpServer(text: string | null, path = "config.toml"):
 export function registeredCodexMcpServer(text: string | null): Record<string, unknown> | null {
   try {
     const servers = parse(text ?? "").mcp_servers as unknown;
-    return isObject(servers) && isObject(servers[MCP_SERVER_NAME]) ? servers[MCP_SERVER_NAME] : null;
+    return isJsonObject(servers) && isJsonObject(servers[MCP_SERVER_NAME]) ? servers[MCP_SERVER_NAME] : null;
   } catch {
     return null;
   }
@@ -122,7 +122,7 @@ export function registeredCodexMcpServer(text: string | null): Record<string, un
 export function codexHooksDisabled(text: string | null): boolean {
   try {
     const features = parse(text ?? "").features as unknown;
-    return isObject(features) && (features.hooks === false || features.codex_hooks === false);
+    return isJsonObject(features) && (features.hooks === false || features.codex_hooks === false);
   } catch {
     return false;
   }
@@ -131,7 +131,7 @@ export function codexHooksDisabled(text: string | null): boolean {
 function parseCodexConfig(text: string, path: string): Record<string, unknown> {
   try {
     const value: unknown = parse(text);
-    if (isObject(value)) return value;
+    if (isJsonObject(value)) return value;
   } catch (error) {
     const first = ((error as Error).message.split("\n")[0] ?? "").trim();
     const at = /\((\d+), (\d+)\)/.exec(first);
@@ -144,8 +144,8 @@ function parseCodexConfig(text: string, path: string): Record<string, unknown> {
 function parsesAs(text: string, server: CodexMcpServer): boolean {
   try {
     const servers = parse(text).mcp_servers as unknown;
-    const ours = isObject(servers) ? servers[MCP_SERVER_NAME] : undefined;
-    return isObject(ours) && sameServer(ours, server);
+    const ours = isJsonObject(servers) ? servers[MCP_SERVER_NAME] : undefined;
+    return isJsonObject(ours) && sameServer(ours, server);
   } catch {
     return false;
   }
@@ -160,6 +160,3 @@ function tomlString(value: string): string {
   return JSON.stringify(value);
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
-}

@@ -1,5 +1,6 @@
 import { addCommandHook, removeCommandHook, type SettingsChange } from "./add-session-start-hook.js";
 import { MCP_SERVER_NAME } from "./claude-mcp-config.js";
+import { isJsonObject } from "@iflow-memory/store";
 
 /** The Gemini CLI hook events iflow-memory registers, in `settings.json`. */
 export const GEMINI_HOOK_EVENTS = { "session-start": "SessionStart", prompt: "BeforeAgent" } as const;
@@ -46,11 +47,11 @@ export function removeGeminiHook(settings: Record<string, unknown>, event: Gemin
  * // { settings: { mcpServers: { "iflow-memory": { command: "node", args: [...] } } }, outcome: "added" }
  */
 export function addGeminiMcpServer(settings: Record<string, unknown>, server: GeminiMcpServer): SettingsChange {
-  const servers = isObject(settings.mcpServers) ? settings.mcpServers : {};
+  const servers = isJsonObject(settings.mcpServers) ? settings.mcpServers : {};
   const current = servers[MCP_SERVER_NAME];
-  if (isObject(current) && current.command === server.command && JSON.stringify(current.args) === JSON.stringify(server.args)) return { settings, outcome: "unchanged" };
-  const entry = isObject(current) ? { ...current, ...server } : server;
-  return { settings: { ...settings, mcpServers: { ...servers, [MCP_SERVER_NAME]: entry } }, outcome: isObject(current) ? "updated" : "added" };
+  if (isJsonObject(current) && current.command === server.command && JSON.stringify(current.args) === JSON.stringify(server.args)) return { settings, outcome: "unchanged" };
+  const entry = isJsonObject(current) ? { ...current, ...server } : server;
+  return { settings: { ...settings, mcpServers: { ...servers, [MCP_SERVER_NAME]: entry } }, outcome: isJsonObject(current) ? "updated" : "added" };
 }
 
 /**
@@ -61,7 +62,7 @@ export function addGeminiMcpServer(settings: Record<string, unknown>, server: Ge
  * removeGeminiMcpServer(settings).outcome; // "removed", or "absent"
  */
 export function removeGeminiMcpServer(settings: Record<string, unknown>): { settings: Record<string, unknown>; outcome: "removed" | "absent" } {
-  const servers = isObject(settings.mcpServers) ? settings.mcpServers : {};
+  const servers = isJsonObject(settings.mcpServers) ? settings.mcpServers : {};
   if (!(MCP_SERVER_NAME in servers)) return { settings, outcome: "absent" };
   const { [MCP_SERVER_NAME]: _removed, ...rest } = servers;
   if (Object.keys(rest).length > 0) return { settings: { ...settings, mcpServers: rest }, outcome: "removed" };
@@ -69,6 +70,3 @@ export function removeGeminiMcpServer(settings: Record<string, unknown>): { sett
   return { settings: others, outcome: "removed" };
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
-}

@@ -8,6 +8,7 @@ import {
   formatWarning,
   injectionCachePath,
   injectionFingerprint,
+  isJsonObject,
   MEMORY_CACHE_SALT,
   readCachedInjectionOrEarlier,
   readCachedPlan,
@@ -393,7 +394,7 @@ function parseInput(text: string, problems: string[]): Record<string, unknown> {
   if (text.trim() === "") return {};
   try {
     const value: unknown = JSON.parse(text);
-    if (value !== null && typeof value === "object" && !Array.isArray(value)) return value as Record<string, unknown>;
+    if (isJsonObject(value)) return value;
     problems.push("stdin is JSON but not an object; using defaults (source startup, the current directory)");
   } catch {
     problems.push("stdin is not valid JSON; using defaults (source startup, the current directory)");

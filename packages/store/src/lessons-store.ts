@@ -2,6 +2,7 @@ import { appendFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { lessonId, parseLessonLines, serializeLesson, type Lesson, type LessonLine, type LessonWarning } from "@iflow-memory/parser";
 import { commitFiles, type PendingAppend } from "./commit-files.js";
+import { isJsonObject } from "./parse-settings-object.js";
 import { readCommittedFiles } from "./read-committed-files.js";
 import { readTextFile, readTextFileSync } from "./read-text-file.js";
 import { StoreError } from "./store-error.js";
@@ -152,7 +153,7 @@ async function readAudit(path: string): Promise<{ records: Array<Record<string, 
     if (raw.trim() === "") return;
     try {
       const value: unknown = JSON.parse(raw);
-      if (value !== null && typeof value === "object" && !Array.isArray(value)) records.push(value as Record<string, unknown>);
+      if (isJsonObject(value)) records.push(value);
       else warnings.push({ path, line: index + 1, message: "not a JSON object; skipped" });
     } catch {
       warnings.push({ path, line: index + 1, message: "not valid JSON; skipped" });

@@ -16,11 +16,21 @@ export function parseSettingsObject(path: string, file: { text: string } | { mis
   if ("error" in read) {
     throw new StoreError("STORE_UNREADABLE", `will not change ${path}: it is not valid JSON (${read.error}); fix it by hand, then run setup again`, { cause: read.cause });
   }
-  const parsed = read.value;
-  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
+  if (!isJsonObject(read.value)) {
     throw new StoreError("STORE_UNREADABLE", `will not change ${path}: it is JSON but not an object of settings; fix it by hand, then run setup again`);
   }
-  return parsed as Record<string, unknown>;
+  return read.value;
+}
+
+/**
+ * Whether a value read from JSON is an object (not null, not an array): settings, a hook group, a record.
+ *
+ * @example
+ * isJsonObject(JSON.parse('{"hooks":{}}')); // true
+ * isJsonObject(JSON.parse("[1]")); // false
+ */
+export function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
 /**

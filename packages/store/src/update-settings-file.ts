@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from "node:util";
 import { applyEdits, createScanner, findNodeAtLocation, format, modify, parseTree, type Edit, type FormattingOptions, type JSONPath } from "jsonc-parser";
-import { parseJsonText, parseSettingsObject } from "./parse-settings-object.js";
+import { isJsonObject, parseJsonText, parseSettingsObject } from "./parse-settings-object.js";
 import { StoreError } from "./store-error.js";
 import { updateTextFile } from "./update-text-file.js";
 
@@ -127,7 +127,7 @@ function formattingOf(text: string): FormattingOptions {
 // array's elements added at its end or removed, each on its own; any other array whole.
 function* changesBetween(before: unknown, after: unknown, at: JSONPath): Generator<[JSONPath, unknown, boolean]> {
   if (isDeepStrictEqual(before, after)) return;
-  if (isObject(before) && isObject(after)) {
+  if (isJsonObject(before) && isJsonObject(after)) {
     for (const key of Object.keys(before)) if (!Object.hasOwn(after, key)) yield [[...at, key], undefined, false];
     for (const [key, value] of Object.entries(after)) {
       if (Object.hasOwn(before, key)) yield* changesBetween(before[key], value, [...at, key]);
@@ -164,8 +164,4 @@ function keptIndexes(before: readonly unknown[], after: readonly unknown[]): Set
     }
   }
   return next === after.length ? kept : null;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
 }

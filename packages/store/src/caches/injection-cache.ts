@@ -212,8 +212,8 @@ const RANKING_CACHE_MAX_BYTES = 1024 * 1024 * 1024;
  * The cached candidates and index when their fingerprint is `fingerprint`, else null. Only the
  * file's first line (the index's terms) and the columns that end it (what ranking reads of every
  * entry) are read; an entry's own line is read and parsed when its text is first asked for
- * (`decodeRankingCacheHeader`), from the file as it was opened (a newer one renamed into its place does not mix in). The file stays
- * open until no entry of it is left.
+ * (`decodeRankingCacheHeader`), from the file as it was opened (a newer one renamed into its
+ * place does not mix in). The file stays open until no entry of it is left.
  *
  * @example
  * readCachedRanking(injectionCachePath(store, root), fingerprint)?.index;
