@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { crc32 } from "node:zlib";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
+import { readKeptCacheFile, writeKeptCacheFile, type KeptCacheFile } from "./__fixtures__/kept-cache-file.js";
 import { entryFileCachePath, type EntryFileCache, type FileTail } from "./caches/entry-file-cache.js";
 import { readMemorySources } from "./read-memory-sources.js";
 
@@ -24,23 +25,22 @@ function realSources({ largeFileBytes }: { largeFileBytes?: number } = { largeFi
 }
 
 const plain = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
-// A file's kept cache: its lines (the header, the warnings and terms with the tail, one per entry).
-const keptLines = (cache: EntryFileCache, path: string) => readFileSync(entryFileCachePath(cache, path), "utf8").split("\n").slice(0, -1);
-const keptTail = (cache: EntryFileCache, path: string) => (JSON.parse(keptLines(cache, path)[1]!) as { tail?: FileTail }).tail;
+// A file's kept cache: its header, its second line (with the tail), its terms and a line per entry.
+const keptFile = (cache: EntryFileCache, path: string) => readKeptCacheFile(entryFileCachePath(cache, path));
+const keptTail = (cache: EntryFileCache, path: string) => keptFile(cache, path).meta.tail as FileTail | undefined;
 // The kept entries of `path`, the first renamed: a read that takes them from the cache shows the name, one that parses the file does not.
 function markFirstKeptEntry(cache: EntryFileCache, path: string): void {
-  const lines = keptLines(cache, path);
-  const entry = JSON.parse(lines[2]!) as { name: string };
+  const kept = keptFile(cache, path);
+  const entry = JSON.parse(kept.lines[0]!) as { name: string };
   entry.name = "marked in the cache";
-  lines[2] = JSON.stringify(entry);
-  writeKeptLines(cache, path, lines);
+  kept.lines[0] = JSON.stringify(entry);
+  writeKept(cache, path, kept);
 }
-// Writes a file's kept lines, with the checksum of its entries' lines made anew where it has one
+// Writes a file's kept cache, with the checksum of its entries' lines made anew where it has one
 // (a large file's, read lazily): the cache as a build would have kept it, not a damaged one.
-function writeKeptLines(cache: EntryFileCache, path: string, lines: string[]): void {
-  const meta = JSON.parse(lines[1]!) as { columns?: { checksum: number } };
-  if (meta.columns !== undefined) meta.columns.checksum = crc32(lines.slice(2).map((line) => `${line}\n`).join(""));
-  writeFileSync(entryFileCachePath(cache, path), `${[lines[0], JSON.stringify(meta), ...lines.slice(2)].join("\n")}\n`);
+function writeKept(cache: EntryFileCache, path: string, kept: KeptCacheFile): void {
+  if (kept.meta.columns !== undefined) kept.meta.columns.checksum = crc32(kept.lines.map((line) => `${line}\n`).join(""));
+  writeKeptCacheFile(entryFileCachePath(cache, path), kept);
 }
 
 describe("a file that grew since it was kept", () => {
@@ -135,11 +135,9 @@ describe("a file that grew since it was kept", () => {
   it("is parsed whole when the kept tail does not fit the kept entries (a damaged cache)", async () => {
     const { cache, heuristics, read } = realSources();
     await read();
-    const lines = keptLines(cache, heuristics);
-    const meta = JSON.parse(lines[1]!) as { tail: FileTail };
-    meta.tail.resume.filePosition += 1;
-    lines[1] = JSON.stringify(meta);
-    writeFileSync(entryFileCachePath(cache, heuristics), `${lines.join("\n")}\n`);
+    const kept = keptFile(cache, heuristics);
+    (kept.meta.tail as FileTail).resume.filePosition += 1;
+    writeKeptCacheFile(entryFileCachePath(cache, heuristics), kept);
     markFirstKeptEntry(cache, heuristics);
     appendFileSync(heuristics, LEARNING);
     const grown = await read();

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { CATEGORIES, parseKnowledgeBank, resumePoint, type Category, type Entry, type Scope } from "@iflow-memory/parser";
-import { entryFieldTerms, numberedFieldTerms, numberTerms, type NumberedTerms } from "@iflow-memory/ranker";
+import { entryFieldTerms, numberedFieldTerms, numberTerms, PackedTerms, type PackedEntryTerms } from "@iflow-memory/ranker";
 import type { PendingAppend } from "./commit-files.js";
 import { zlibCrc32 } from "./crc32.js";
 import {
@@ -25,8 +25,8 @@ export interface EntriesRead {
   /** Entries of anti-patterns.md, patterns.md, heuristics.md, in that order. */
   entries: Entry[];
   warnings: StoreWarning[];
-  /** With a cache: the terms kept with the entries (numbered in their file's vocabulary), by entry, for `buildRelevanceIndex`. */
-  terms?: Map<Entry, NumberedTerms>;
+  /** With a cache: the terms kept with the entries (packed with their file's), by entry, for `buildRelevanceIndex`. */
+  terms?: Map<Entry, PackedEntryTerms>;
 }
 
 export interface ReadEntryFilesOptions {
@@ -60,11 +60,11 @@ export async function readEntryFiles(directory: string, scope: Scope, options: R
   for (const result of results) for (const warning of result.redactions) warnings.push(warning);
   if (options.terms !== true || options.cache === undefined || options.redact === undefined) return { entries, warnings };
   // An entry parsed now that an earlier version of its file did not hold has none: the index tokenizes it.
-  const terms = new Map<Entry, NumberedTerms>();
+  const terms = new Map<Entry, PackedEntryTerms>();
   for (const result of results)
     result.entries.forEach((entry, at) => {
-      const numbers = result.terms[at];
-      if (numbers !== undefined) terms.set(entry, { vocabulary: result.vocabulary, numbers });
+      const kept = result.terms[at];
+      if (kept !== undefined) terms.set(entry, kept);
     });
   return { entries, warnings, terms };
 }
@@ -85,8 +85,8 @@ async function readEntryFile(
   const kept = cache !== undefined && state !== null ? await readFileEntries(cache, path, state.stamp, how) : null;
   if (kept?.current === true) return kept;
   const result = await readTextFile(path, { appended, withBytes: cache !== undefined });
-  if ("warning" in result) return { entries: [], warnings: [result.warning], redactions: [], terms: [], vocabulary: [] };
-  if (!("text" in result)) return { entries: [], warnings: [], redactions: [], terms: [], vocabulary: [] };
+  if ("warning" in result) return { entries: [], warnings: [result.warning], redactions: [], terms: [] };
+  if (!("text" in result)) return { entries: [], warnings: [], redactions: [], terms: [] };
   // A file that only grew since it was kept (a learning appended) is parsed from its last kept
   // entry on: the entries before it are the kept ones, as they were redacted and numbered.
   const resumed = kept === null || result.bytes === undefined ? null : grownFrom(result.bytes, kept);
@@ -111,22 +111,23 @@ async function readEntryFile(
   // relevance's index reads, worked out once for every later read and numbered in the file's
   // vocabulary (the earlier version's, grown: the unchanged entries' numbers stay as they were).
   const keep = cache !== undefined && cache.readOnly !== true && state !== null && state.settled && (await fileStamp(path, now()))?.stamp === state.stamp;
-  let vocabulary = kept?.vocabulary ?? [];
-  let terms = unchanged;
-  if (keep) {
-    const grown = [...vocabulary];
-    const positions = new Map(grown.map((term, at) => [term, at]));
-    ({ vocabulary, terms } = compactVocabulary(
-      grown,
-      all.entries.map((entry, at) => unchanged[at] ?? numberTerms(entryFieldTerms(entry), grown, positions)),
-      all.entries,
-    ));
-  }
+  if (!keep) return { ...all, terms: unchanged };
+  const grown = [...(kept?.packed.vocabulary ?? [])];
+  const positions = new Map(grown.map((term, at) => [term, at]));
+  const { vocabulary, terms } = compactVocabulary(
+    grown,
+    all.entries.map((entry, at) => {
+      const known = unchanged[at];
+      return known === undefined ? numberTerms(entryFieldTerms(entry), grown, positions) : known.packed.numbersAt(known.at);
+    }),
+  );
+  // Numbers of its vocabulary, every one (the kept ones were checked as they were read).
+  const packed = PackedTerms.pack(vocabulary, terms)!;
   // A large file (its bytes here) is kept with its tail and to be read lazily.
-  const large = keep && result.bytes !== undefined && result.bytes.length >= (cache.largeFileBytes ?? LARGE_FILE_BYTES) ? result.bytes : null;
+  const large = result.bytes !== undefined && result.bytes.length >= (cache.largeFileBytes ?? LARGE_FILE_BYTES) ? result.bytes : null;
   const tail = large === null ? undefined : fileTail(result.text, large, all.entries, resumed);
-  const entries = { ...all, terms, vocabulary, ...(tail === undefined ? {} : { tail }) };
-  if (keep) await writeFileEntries(cache, path, state.stamp, how, entries, { lazy: large !== null });
+  const entries = { ...all, terms: all.entries.map((_, at): PackedEntryTerms => ({ packed, at })), ...(tail === undefined ? {} : { tail }) };
+  await writeFileEntries(cache, path, state.stamp, how, { ...entries, packed }, { lazy: large !== null });
   return entries;
 }
 
@@ -151,19 +152,13 @@ function fileTail(text: string, bytes: Uint8Array, entries: readonly Entry[], re
 }
 
 // A vocabulary that only grows keeps the terms of entries since edited away: once those are
-// more than the terms in use (and a thousand), the file's terms are numbered anew (an entry whose
-// kept numbers are not its vocabulary's, from a damaged cache, tokenized again).
-function compactVocabulary(vocabulary: string[], terms: NumberedTerms["numbers"][], entries: readonly Entry[]): { vocabulary: string[]; terms: NumberedTerms["numbers"][] } {
+// more than the terms in use (and a thousand), the file's terms are numbered anew.
+function compactVocabulary(vocabulary: string[], terms: number[][][]): { vocabulary: string[]; terms: number[][][] } {
   const used = new Uint8Array(vocabulary.length);
   let count = 0;
-  // Counted as they come: a damaged entry's numbers (a field that is no list, a position the
-  // vocabulary lacks) count for nothing.
-  for (const fields of terms) for (const field of fields) if (Array.isArray(field)) for (const at of field) if (used[at] === 0) (used[at] = 1), count++;
+  for (const fields of terms) for (const field of fields) for (const at of field) if (used[at] === 0) (used[at] = 1), count++;
   if (vocabulary.length - count <= count + 1000) return { vocabulary, terms };
   const fresh: string[] = [];
   const positions = new Map<string, number>();
-  return {
-    vocabulary: fresh,
-    terms: terms.map((numbers, at) => numberTerms(numberedFieldTerms({ vocabulary, numbers }) ?? entryFieldTerms(entries[at]!), fresh, positions)),
-  };
+  return { vocabulary: fresh, terms: terms.map((numbers) => numberTerms(numberedFieldTerms({ vocabulary, numbers })!, fresh, positions)) };
 }

@@ -1,5 +1,5 @@
 import type { Entry } from "@iflow-memory/parser";
-import type { NumberedTerms } from "@iflow-memory/ranker";
+import type { PackedEntryTerms } from "@iflow-memory/ranker";
 import type { EntryFileCache } from "./caches/entry-file-cache.js";
 import type { EntriesRead } from "./read-entry-files.js";
 import { readGlobalStore } from "./read-global-store.js";
@@ -13,7 +13,7 @@ export interface MemorySources {
   /** Files in the knowledge-bank folder that are not entry files (reported with --verbose). */
   ignoredFiles: string[];
   /** With a cache: the terms kept with the entries, by entry, for `buildRelevanceIndex` (see `readEntryFiles`). */
-  terms?: Map<Entry, NumberedTerms>;
+  terms?: Map<Entry, PackedEntryTerms>;
 }
 
 /**
@@ -47,7 +47,7 @@ export async function readMemorySources(options: {
   };
 }
 
-function joinTerms(terms: Map<Entry, NumberedTerms>, more: ReadonlyMap<Entry, NumberedTerms> | undefined): Map<Entry, NumberedTerms> {
+function joinTerms(terms: Map<Entry, PackedEntryTerms>, more: ReadonlyMap<Entry, PackedEntryTerms> | undefined): Map<Entry, PackedEntryTerms> {
   for (const [entry, kept] of more ?? []) terms.set(entry, kept);
   return terms;
 }

@@ -7,7 +7,8 @@ import { INDEX_WORDS, indexEntryArbitrary, indexWeightsArbitrary } from "../__fi
 import { makeEntry } from "../__fixtures__/make-entry.js";
 import { lazyRelevanceIndex } from "./lazy-relevance-index.js";
 import { rankEntries } from "./rank-entries.js";
-import { buildRelevanceIndex, entryFieldTerms, numberTerms, termPostings, type IndexWeights, type NumberedTerms, type RelevanceIndex } from "./relevance-index.js";
+import { PackedTerms } from "./packed-terms.js";
+import { buildRelevanceIndex, entryFieldTerms, numberTerms, termPostings, type IndexWeights, type KnownTerms, type RelevanceIndex } from "./relevance-index.js";
 import type { LazyRelevanceIndex } from "./lazy-relevance-index.js";
 
 // Terms a query may ask for: those of the words, and some no entry holds.
@@ -27,23 +28,32 @@ function expectSameIndex(lazy: LazyRelevanceIndex, built: RelevanceIndex, asked:
 }
 
 describe("lazyRelevanceIndex", () => {
-  it("gives what buildRelevanceIndex builds, term for term, asked for a query's terms first or not, before and after it is built whole: entries numbered in two files' vocabularies (with terms no entry holds), tokenized, or damaged (300 random banks and weights, zero weights too)", () => {
+  it("gives what buildRelevanceIndex builds, term for term, asked for a query's terms first or not, before and after it is built whole: entries numbered in two files' vocabularies (with terms no entry holds), packed with a third file's, tokenized, or damaged (300 random banks and weights, zero weights too)", () => {
     fc.assert(
       fc.property(
-        fc.array(fc.tuple(indexEntryArbitrary, fc.integer({ min: 0, max: 3 })), { maxLength: 30 }),
+        fc.array(fc.tuple(indexEntryArbitrary, fc.integer({ min: 0, max: 5 })), { maxLength: 30 }),
         indexWeightsArbitrary,
         fc.subarray(QUERY_TERMS),
         (drawn, weights: IndexWeights, asked) => {
           const entries = drawn.map(([entry]) => entry);
           // Each file's vocabulary holds terms no entry holds any more (an edited file's cache keeps them).
-          const files = [0, 1].map(() => ({ vocabulary: ["retri", "gone"], positions: new Map([["retri", 0], ["gone", 1]]) }));
-          const given = new Map<(typeof entries)[number], NumberedTerms | ReturnType<typeof entryFieldTerms>>();
+          const files = [0, 1, 2].map(() => ({ vocabulary: ["retri", "gone"], positions: new Map([["retri", 0], ["gone", 1]]) }));
+          const given = new Map<(typeof entries)[number], KnownTerms>();
+          // The third file's entries, packed once all are numbered (as a file's cache keeps them), each with its place there.
+          const packing: [(typeof entries)[number], number[][]][] = [];
           drawn.forEach(([entry, kind]) => {
             if (kind < 2) given.set(entry, { vocabulary: files[kind]!.vocabulary, numbers: numberTerms(entryFieldTerms(entry), files[kind]!.vocabulary, files[kind]!.positions) });
             // Damaged: the position of a term no entry holds ("gone"), then one its vocabulary lacks: the entry is tokenized, and "gone" not held.
-            else if (kind === 3) given.set(entry, { vocabulary: files[0]!.vocabulary, numbers: [[1, files[0]!.vocabulary.length + 3], [], []] });
+            else if (kind === 3) given.set(entry, { vocabulary: files[0]!.vocabulary, numbers: [[1, 1_000_000], [], []] });
+            else if (kind === 4) packing.push([entry, numberTerms(entryFieldTerms(entry), files[2]!.vocabulary, files[2]!.positions)]);
+            // Not an entry of its pack: tokenized.
+            else if (kind === 5) given.set(entry, { packed: PackedTerms.pack(files[2]!.vocabulary, [])!, at: 0 });
           });
+          const packed = PackedTerms.pack(files[2]!.vocabulary, packing.map(([, numbers]) => numbers))!;
+          packing.forEach(([entry], at) => given.set(entry, { packed, at }));
           const built = buildRelevanceIndex(entries, weights, given);
+          // Every term given is the entry's own: the index of the entries tokenized.
+          expect(built).toEqual(buildRelevanceIndex(entries, weights));
           expectSameIndex(lazyRelevanceIndex(entries, weights, given), built, asked, true);
           const lazy = lazyRelevanceIndex(entries, weights, given);
           expectSameIndex(lazy, built, asked);

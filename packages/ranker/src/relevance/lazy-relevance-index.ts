@@ -1,16 +1,6 @@
 import type { Entry } from "@iflow-memory/parser";
-import {
-  buildRelevanceIndex,
-  DEFAULT_INDEX_WEIGHTS,
-  entryFieldTerms,
-  fieldWordWeights,
-  numberTerms,
-  type EntryFieldTerms,
-  type IndexWeights,
-  type NumberedTerms,
-  type RelevanceIndex,
-  type RelevanceIndexReader,
-} from "./relevance-index.js";
+import { PackedTerms, validNumbers } from "./packed-terms.js";
+import { buildRelevanceIndex, DEFAULT_INDEX_WEIGHTS, entryFieldTerms, fieldWordWeights, numberTerms, type IndexWeights, type KnownTerms, type RelevanceIndex, type RelevanceIndexReader } from "./relevance-index.js";
 
 /**
  * The index `buildRelevanceIndex` builds of `entries`, worked out as far as it is asked: its
@@ -28,7 +18,7 @@ import {
 export function lazyRelevanceIndex<T extends Pick<Entry, "name" | "description" | "metadataText">>(
   entries: readonly T[],
   weights: IndexWeights = DEFAULT_INDEX_WEIGHTS,
-  known?: ReadonlyMap<T, EntryFieldTerms | NumberedTerms>,
+  known?: ReadonlyMap<T, KnownTerms>,
 ): LazyRelevanceIndex {
   return new LazyRelevanceIndex(entries, weights, known);
 }
@@ -38,14 +28,14 @@ export class LazyRelevanceIndex implements RelevanceIndexReader {
   readonly version = 2;
   readonly documents: number;
   private wordsMade: Words | undefined;
-  private heldTerms: Set<unknown> | undefined;
+  private heldTerms: Set<string> | undefined;
   private built: RelevanceIndex | undefined;
   private readonly postings = new Map<string, string>();
 
   constructor(
     private readonly entries: readonly Pick<Entry, "name" | "description" | "metadataText">[],
     private readonly weights: IndexWeights,
-    private readonly known: ReadonlyMap<Pick<Entry, "name" | "description" | "metadataText">, EntryFieldTerms | NumberedTerms> | undefined,
+    private readonly known: ReadonlyMap<Pick<Entry, "name" | "description" | "metadataText">, KnownTerms> | undefined,
   ) {
     this.documents = entries.length;
   }
@@ -77,15 +67,15 @@ export class LazyRelevanceIndex implements RelevanceIndexReader {
     if (this.built !== undefined) return;
     const slots = new Map<unknown, number>();
     for (const term of terms) {
-      if (!slots.has(term) && !this.postings.has(term) && (this.wordsMade === undefined || this.held().has(term))) slots.set(term, slots.size);
+      if (!slots.has(term) && !this.postings.has(term) && (this.heldTerms === undefined || this.heldTerms.has(term))) slots.set(term, slots.size);
     }
     if (slots.size === 0) return;
     const hits = new Hits(slots.size);
-    if (this.wordsMade === undefined) this.words(slots, hits);
-    else this.count(slots, hits);
+    const words = this.words();
+    this.walk(words, slots, hits);
     // Each count made the sum `buildRelevanceIndex` makes: a field's weight added once per word,
     // field by field (its words of one term are added in its order, and all weigh the same).
-    const { weights } = this.wordsMade!;
+    const { weights } = words;
     const texts: string[][] = Array.from({ length: slots.size }, () => []);
     for (let hit = 0; hit < hits.entry.length; hit++) {
       const position = hits.entry[hit]!;
@@ -110,66 +100,93 @@ export class LazyRelevanceIndex implements RelevanceIndexReader {
   }
 
   // The terms some entry holds.
-  private held(): Set<unknown> {
-    if (this.heldTerms !== undefined) return this.heldTerms;
-    const held = new Set<unknown>();
-    for (const [terms, marks] of this.words().used) for (let at = 0; at < terms.length; at++) if (marks[at] === 1) held.add(terms[at]);
-    return (this.heldTerms = held);
+  private held(): Set<string> {
+    if (this.heldTerms === undefined) this.walk(this.words(), null, null);
+    return this.heldTerms!;
   }
 
-  // The words of the terms in `slots` counted per entry and field into `hits`, the words made.
-  private count(slots: ReadonlyMap<unknown, number>, hits: Hits): void {
-    const { vocabulary, numbers, used } = this.words();
-    const masks = new Map<readonly unknown[], Int32Array>();
-    for (const terms of used.keys()) masks.set(terms, maskOf(terms, slots));
-    for (let position = 0; position < this.documents; position++) hits.countNumbers(position, numbers[position]!, masks.get(vocabulary[position]!)!, null);
+  // One walk over every entry's words: those of the terms in `slots` counted per entry and field
+  // into `hits`, and, the first time, the terms some entry holds found (`heldTerms`).
+  private walk({ packs, packOf, places }: Words, slots: ReadonlyMap<unknown, number> | null, hits: Hits | null): void {
+    const marking = this.heldTerms === undefined;
+    const marks = marking ? packs.map((pack) => new Uint8Array(pack.vocabulary.length)) : [];
+    const masks = slots === null ? [] : packs.map((pack) => maskOf(pack.vocabulary, slots));
+    for (let position = 0; position < this.documents; position++) {
+      const pack = packOf[position]!;
+      const { words, starts } = packs[pack]!;
+      const mark = marks[pack];
+      const mask = masks[pack];
+      const place = places[position]! * 3;
+      for (let field = 0; field < 3; field++) {
+        const to = starts[place + field + 1]!;
+        for (let word = starts[place + field]!; word < to; word++) {
+          const at = words[word]!;
+          if (mark !== undefined) mark[at] = 1;
+          if (mask !== undefined && mask[at]! >= 0) hits!.add(position, mask[at]!, field);
+        }
+      }
+    }
+    if (!marking) return;
+    const held = new Set<string>();
+    packs.forEach(({ vocabulary }, pack) => {
+      const mark = marks[pack]!;
+      for (let at = 0; at < vocabulary.length; at++) if (mark[at] === 1) held.add(vocabulary[at]!);
+    });
+    this.heldTerms = held;
   }
 
-  // Every entry's words as positions of a vocabulary, the positions some entry uses, and each
-  // field's weight after BM25F's length normalisation, as `buildRelevanceIndex` works them out;
-  // with `slots` and `hits`, the words of those terms counted in the same walk.
-  private words(slots?: ReadonlyMap<unknown, number>, hits?: Hits): Words {
+  // Every entry's words, packed — as given (read from a file's cache), numbered with a
+  // vocabulary (checked here: damaged numbers are tokenized instead), or tokenized and numbered
+  // here — and each field's weight after BM25F's length normalisation, as `buildRelevanceIndex`
+  // works them out.
+  private words(): Words {
     if (this.wordsMade !== undefined) return this.wordsMade;
     const { documents } = this;
-    const vocabulary: (readonly unknown[])[] = [];
-    const numbers: (readonly (readonly number[])[])[] = [];
-    const used = new Map<readonly unknown[], Uint8Array>();
-    const masks = new Map<readonly unknown[], Int32Array>();
-    // The terms of entries that come tokenized (or whose numbers their vocabulary lacks), numbered here.
+    const packs: PackedTerms[] = [];
+    const packIndex = new Map<PackedTerms, number>();
+    const packOf = new Int32Array(documents);
+    const places = new Int32Array(documents);
+    // Entries numbered in lists, by vocabulary; and those tokenized, numbered in `own`.
+    const lists = new Map<readonly string[], { numbers: (readonly (readonly number[])[])[]; positions: number[] }>();
     const own: string[] = [];
-    const positions = new Map<string, number>();
-    // Vocabularies marked by an entry whose numbers turned out damaged, marked again without it
-    // (one no entry kept then holds nothing).
-    const remark = new Set<readonly unknown[]>();
+    const ownPositions = new Map<string, number>();
+    const owned: { numbers: (readonly (readonly number[])[])[]; positions: number[] } = { numbers: [], positions: [] };
     for (let position = 0; position < documents; position++) {
       const entry = this.entries[position]!;
       const given = this.known?.get(entry);
-      if (given !== undefined && "numbers" in given) {
-        let marks = used.get(given.vocabulary);
-        if (marks === undefined) used.set(given.vocabulary, (marks = new Uint8Array(given.vocabulary.length)));
-        let mask = masks.get(given.vocabulary);
-        if (mask === undefined && slots !== undefined) masks.set(given.vocabulary, (mask = maskOf(given.vocabulary, slots)));
-        // Checked as they are marked and counted, in one walk: a check of its own would walk them twice.
-        if (hits === undefined ? markNumbers(given.numbers, marks) : hits.countNumbers(position, given.numbers, mask!, marks)) {
-          vocabulary.push(given.vocabulary);
-          numbers.push(given.numbers);
-          continue;
-        }
-        remark.add(given.vocabulary);
+      if (given !== undefined && "packed" in given && Number.isInteger(given.at) && given.at >= 0 && given.at < given.packed.count) {
+        let pack = packIndex.get(given.packed);
+        if (pack === undefined) packIndex.set(given.packed, (pack = packs.push(given.packed) - 1));
+        packOf[position] = pack;
+        places[position] = given.at;
+        continue;
       }
-      const terms = given !== undefined && !("numbers" in given) ? given : entryFieldTerms(entry);
-      vocabulary.push(own);
-      numbers.push(numberTerms(terms, own, positions));
-      if (hits !== undefined) hits.countTerms(position, terms, slots!);
+      if (given !== undefined && "numbers" in given && validNumbers(given.numbers, given.vocabulary.length)) {
+        let group = lists.get(given.vocabulary);
+        if (group === undefined) lists.set(given.vocabulary, (group = { numbers: [], positions: [] }));
+        group.numbers.push(given.numbers);
+        group.positions.push(position);
+        continue;
+      }
+      owned.numbers.push(numberTerms(given !== undefined && "length" in given ? given : entryFieldTerms(entry), own, ownPositions));
+      owned.positions.push(position);
     }
-    if (own.length > 0) used.set(own, new Uint8Array(own.length).fill(1));
-    for (const terms of remark) {
-      const marks = new Uint8Array(terms.length);
-      used.set(terms, marks);
-      for (let position = 0; position < documents; position++) if (vocabulary[position] === terms) markNumbers(numbers[position]!, marks);
+    for (const [vocabulary, group] of [...lists, [own, owned] as const]) {
+      if (group.positions.length === 0) continue;
+      const pack = packs.push(PackedTerms.pack(vocabulary, group.numbers)!) - 1;
+      group.positions.forEach((position, at) => {
+        packOf[position] = pack;
+        places[position] = at;
+      });
     }
-    const weights = fieldWordWeights((at) => numbers[Math.floor(at / 3)]![at % 3]!.length, documents, this.weights);
-    return (this.wordsMade = { vocabulary, numbers, weights, used });
+    const lengths = new Uint32Array(documents * 3);
+    for (let position = 0; position < documents; position++) {
+      const { starts } = packs[packOf[position]!]!;
+      const place = places[position]! * 3;
+      for (let field = 0; field < 3; field++) lengths[position * 3 + field] = starts[place + field + 1]! - starts[place + field]!;
+    }
+    const weights = fieldWordWeights((at) => lengths[at]!, documents, this.weights);
+    return (this.wordsMade = { packs, packOf, places, weights });
   }
 }
 
@@ -191,40 +208,7 @@ class Hits {
     this.hitOf = new Int32Array(slots);
   }
 
-  /**
-   * Counts an entry's numbered words whose slot `mask` gives (and marks every word's position in
-   * `marks`, when given); false, the entry's counts taken back, when its numbers are not three
-   * lists of positions of the vocabulary.
-   */
-  countNumbers(position: number, numbers: unknown, mask: Int32Array, marks: Uint8Array | null): boolean {
-    if (!Array.isArray(numbers) || numbers.length !== 3) return false;
-    const from = this.entry.length;
-    for (let field = 0; field < 3; field++) {
-      const list: unknown = numbers[field];
-      if (!Array.isArray(list)) return this.takeBack(from);
-      for (let next = 0; next < list.length; next++) {
-        const at: unknown = list[next];
-        // A typed array has no element at a position that is not a whole number in its range.
-        if (typeof at !== "number" || mask[at] === undefined) return this.takeBack(from);
-        if (marks !== null) marks[at] = 1;
-        const slot = mask[at]!;
-        if (slot >= 0) this.add(position, slot, field);
-      }
-    }
-    return true;
-  }
-
-  /** Counts an entry's words given as terms. */
-  countTerms(position: number, terms: EntryFieldTerms, slots: ReadonlyMap<unknown, number>): void {
-    for (let field = 0; field < 3; field++) {
-      for (const term of terms[field]!) {
-        const slot = slots.get(term);
-        if (slot !== undefined) this.add(position, slot, field);
-      }
-    }
-  }
-
-  private add(position: number, slot: number, field: number): void {
+  add(position: number, slot: number, field: number): void {
     if (this.metBy[slot] !== position + 1) {
       this.metBy[slot] = position + 1;
       this.hitOf[slot] = this.entry.length;
@@ -233,14 +217,6 @@ class Hits {
       this.counts.push(0, 0, 0);
     }
     this.counts[this.hitOf[slot]! * 3 + field]!++;
-  }
-
-  private takeBack(from: number): false {
-    for (let hit = from; hit < this.entry.length; hit++) this.metBy[this.slot[hit]!] = 0;
-    this.entry.length = from;
-    this.slot.length = from;
-    this.counts.length = from * 3;
-    return false;
   }
 }
 
@@ -252,29 +228,11 @@ function maskOf(vocabulary: readonly unknown[], slots: ReadonlyMap<unknown, numb
 }
 
 interface Words {
-  /** Per entry, the vocabulary its numbers are positions of. */
-  vocabulary: (readonly unknown[])[];
-  /** Per entry, its three fields' words as positions of its vocabulary. */
-  numbers: (readonly (readonly number[])[])[];
+  /** The packs the entries' words are in. */
+  packs: PackedTerms[];
+  /** Per entry, its pack (a position of `packs`) and its place there. */
+  packOf: Int32Array;
+  places: Int32Array;
   /** Per entry and field (entry × 3 + field), the weight each of its words adds. */
   weights: Float64Array;
-  /** Per vocabulary, 1 at each position some entry uses. */
-  used: Map<readonly unknown[], Uint8Array>;
-}
-
-// Marks the positions `numbers` holds, when they are three lists of whole numbers, each a position
-// of the vocabulary `marks` stands for (as `buildRelevanceIndex` takes them: else the entry's text
-// is tokenized); false, with some marked perhaps, when they are not.
-function markNumbers(numbers: unknown, marks: Uint8Array): boolean {
-  if (!Array.isArray(numbers) || numbers.length !== 3) return false;
-  for (const list of numbers as unknown[]) {
-    if (!Array.isArray(list)) return false;
-    for (let next = 0; next < list.length; next++) {
-      const at: unknown = list[next];
-      // A typed array has no element at a position that is not a whole number in its range.
-      if (typeof at !== "number" || marks[at] === undefined) return false;
-      marks[at] = 1;
-    }
-  }
-  return true;
 }

@@ -1,4 +1,5 @@
 import type { Entry } from "@iflow-memory/parser";
+import { validNumbers, type PackedEntryTerms } from "./packed-terms.js";
 import { tokenizeText } from "./tokenize-text.js";
 
 /** How much a term counts in each field of an entry, and how much a long field is discounted (BM25's b). */
@@ -107,6 +108,9 @@ export interface NumberedTerms {
   numbers: readonly (readonly number[])[];
 }
 
+/** What an index may be given of an entry's terms instead of tokenizing it: its terms, numbered (`NumberedTerms`), or packed with its file's (`PackedEntryTerms`). */
+export type KnownTerms = EntryFieldTerms | NumberedTerms | PackedEntryTerms;
+
 /**
  * `terms` (an entry's `entryFieldTerms`) numbered in `vocabulary`, to which the terms it lacks are
  * added (so that the vocabulary only grows, and what was numbered with it stays valid);
@@ -131,33 +135,29 @@ export function numberTerms(terms: EntryFieldTerms, vocabulary: string[], positi
 }
 
 /**
- * The terms `NumberedTerms` stand for, per field; null when they are not three lists of positions
- * their vocabulary has (a damaged cache).
+ * The terms `NumberedTerms` (or an entry's `PackedEntryTerms`) stand for, per field; null when
+ * they are not three lists of positions their vocabulary has (a damaged cache), or not an entry
+ * of their pack.
  *
  * @example
  * numberedFieldTerms({ vocabulary: ["retri", "call"], numbers: [[0], [0, 1], []] }); // [["retri"], ["retri", "call"], []]
  */
-export function numberedFieldTerms({ vocabulary, numbers }: NumberedTerms): EntryFieldTerms | null {
+export function numberedFieldTerms(terms: NumberedTerms | PackedEntryTerms): EntryFieldTerms | null {
+  if ("packed" in terms) {
+    const { packed, at } = terms;
+    return Number.isInteger(at) && at >= 0 && at < packed.count ? numberedFieldTerms({ vocabulary: packed.vocabulary, numbers: packed.numbersAt(at) }) : null;
+  }
+  const { vocabulary, numbers } = terms;
   if (!validNumbers(numbers, vocabulary.length)) return null;
   return numbers.map((field) => field.map((at) => vocabulary[at]!)) as unknown as EntryFieldTerms;
-}
-
-// Three lists of whole numbers, each a position of a vocabulary of `size` terms.
-function validNumbers(numbers: unknown, size: number): numbers is readonly (readonly number[])[] {
-  if (!Array.isArray(numbers) || numbers.length !== 3) return false;
-  for (const field of numbers) {
-    if (!Array.isArray(field)) return false;
-    for (const at of field) if (!Number.isInteger(at) || at < 0 || at >= size) return false;
-  }
-  return true;
 }
 
 /**
  * Builds the index of `entries` (the positions in postings are indexes into this list).
  * `known` gives the terms of entries tokenized before (kept with a file's entries: `entryFieldTerms`
- * of that very entry object, or its `NumberedTerms`), so that they are not tokenized again; an
- * entry it lacks (or whose numbered terms name a position their vocabulary lacks) is tokenized
- * here.
+ * of that very entry object, its `NumberedTerms` or its `PackedEntryTerms`), so that they are not
+ * tokenized again; an entry it lacks (or whose numbered terms name a position their vocabulary
+ * lacks) is tokenized here.
  *
  * @example
  * const index = buildRelevanceIndex(entries);
@@ -166,7 +166,7 @@ function validNumbers(numbers: unknown, size: number): numbers is readonly (read
 export function buildRelevanceIndex<T extends Pick<Entry, "name" | "description" | "metadataText">>(
   entries: readonly T[],
   weights: IndexWeights = DEFAULT_INDEX_WEIGHTS,
-  known?: ReadonlyMap<T, EntryFieldTerms | NumberedTerms>,
+  known?: ReadonlyMap<T, KnownTerms>,
 ): RelevanceIndex {
   // First every entry's words, as the numbers of their terms (numbered as first met) in one
   // array, with where each entry's fields start: a term of a numbered vocabulary is looked up once
@@ -193,13 +193,17 @@ export function buildRelevanceIndex<T extends Pick<Entry, "name" | "description"
   // A numbered entry's words; false (none of them taken) when its numbers are not three lists of
   // positions its vocabulary has. Checked as they are taken: a check of its own, per number, would
   // cost a new process more than the words themselves.
-  function pushNumbered({ vocabulary, numbers }: NumberedTerms, position: number): boolean {
-    if (!Array.isArray(numbers) || numbers.length !== 3) return false;
+  const mappedOf = (vocabulary: readonly string[]): Int32Array => {
     let mapped = ofVocabulary.get(vocabulary);
     if (mapped === undefined) {
       mapped = new Int32Array(vocabulary.length).fill(-1);
       ofVocabulary.set(vocabulary, mapped);
     }
+    return mapped;
+  };
+  function pushNumbered({ vocabulary, numbers }: NumberedTerms, position: number): boolean {
+    if (!Array.isArray(numbers) || numbers.length !== 3) return false;
+    const mapped = mappedOf(vocabulary);
     // The positions first (a typed array has no element at one that is not a whole number in
     // its range), then, all found, the terms' numbers in their place: nothing numbered before.
     const from = used;
@@ -228,10 +232,28 @@ export function buildRelevanceIndex<T extends Pick<Entry, "name" | "description"
     return true;
   }
 
+  // A packed entry's words (checked when they were packed): false when it is not one of its pack's.
+  function pushPacked({ packed, at }: PackedEntryTerms, position: number): boolean {
+    if (!Number.isInteger(at) || at < 0 || at >= packed.count) return false;
+    const mapped = mappedOf(packed.vocabulary);
+    const { words: packedWords, starts: packedStarts } = packed;
+    for (let field = 0; field < 3; field++) {
+      starts[position * 3 + field] = used;
+      for (let word = packedStarts[at * 3 + field]!; word < packedStarts[at * 3 + field + 1]!; word++) {
+        const term = packedWords[word]!;
+        let number = mapped[term]!;
+        if (number < 0) number = mapped[term] = numberOf(packed.vocabulary[term]!);
+        push(number);
+      }
+    }
+    return true;
+  }
+
   entries.forEach((entry, position) => {
     const given = known?.get(entry);
+    if (given !== undefined && "packed" in given && pushPacked(given, position)) return;
     if (given !== undefined && "numbers" in given && pushNumbered(given, position)) return;
-    const document = given !== undefined && !("numbers" in given) ? given : entryFieldTerms(entry);
+    const document = given !== undefined && "length" in given ? given : entryFieldTerms(entry);
     for (let field = 0; field < 3; field++) {
       starts[position * 3 + field] = used;
       for (const term of document[field]!) push(numberOf(term));

@@ -5,6 +5,7 @@ import { buildRelevanceIndex, entryOrders, injectionCandidates, planInjection, s
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { prepareSessionInjection } from "../prepare-session-injection.js";
 import { readMemorySources } from "../read-memory-sources.js";
+import { keptCacheFileBytes, readKeptCacheFile } from "../__fixtures__/kept-cache-file.js";
 import { entryFileCachePath, type EntryFileCache } from "./entry-file-cache.js";
 import { encodeRankingCache } from "./ranking-cache-file.js";
 
@@ -32,7 +33,6 @@ function realSources() {
 }
 
 const plain = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
-const keptLines = (cache: EntryFileCache, path: string) => readFileSync(entryFileCachePath(cache, path), "utf8").split("\n").slice(0, -1);
 // How many times JSON.parse runs in `work`: once per entry line a read parses.
 async function parsesIn<T>(work: () => Promise<T> | T): Promise<{ result: T; parses: number }> {
   const spy = vi.spyOn(JSON, "parse");
@@ -114,26 +114,27 @@ describe("a large file's kept entries", () => {
     const parsed = await read(false);
     await read();
     const path = entryFileCachePath(cache, heuristics);
-    const good = readFileSync(path, "utf8");
-    const lines = keptLines(cache, heuristics);
-    const meta = JSON.parse(lines[1]!) as { columns: Record<string, unknown> & { checksum: number; observationCount: number[]; category: string; sourceItems: number[] } };
-    const withColumns = (columns: Record<string, unknown>) => [lines[0], JSON.stringify({ ...meta, columns: { ...meta.columns, ...columns } }), ...lines.slice(2)].map((line) => `${line}\n`).join("");
-    const entry = JSON.parse(lines[2]!) as { name: string };
+    const good = readFileSync(path);
+    const kept = readKeptCacheFile(path);
+    const meta = kept.meta as typeof kept.meta & { columns: Record<string, unknown> & { checksum: number; observationCount: number[]; category: string; sourceItems: number[] } };
+    const withColumns = (columns: Record<string, unknown>) => keptCacheFileBytes({ ...kept, meta: { ...meta, columns: { ...meta.columns, ...columns } } });
+    const entry = JSON.parse(kept.lines[0]!) as { name: string };
+    expect(keptCacheFileBytes(kept).equals(good)).toBe(true);
     const damaged = [
       // A line changed, its checksum not: as a disk or a hand would damage it.
-      [lines[0], lines[1], JSON.stringify({ ...entry, name: "changed" }), ...lines.slice(3)].map((line) => `${line}\n`).join(""),
+      keptCacheFileBytes({ ...kept, lines: [JSON.stringify({ ...entry, name: "changed" }), ...kept.lines.slice(1)] }),
       withColumns({ checksum: meta.columns.checksum ^ 1 }),
       withColumns({ observationCount: meta.columns.observationCount.slice(1) }),
       withColumns({ category: `x${meta.columns.category.slice(1)}` }),
       withColumns({ sourceItems: [0.5, ...meta.columns.sourceItems.slice(1)] }),
       withColumns({ tags: "universal" }),
-      [lines[0], lines[1], ...lines.slice(3)].map((line) => `${line}\n`).join(""),
+      keptCacheFileBytes({ ...kept, lines: kept.lines.slice(1) }),
     ];
-    for (const text of damaged) {
-      writeFileSync(path, text);
+    for (const bytes of damaged) {
+      writeFileSync(path, bytes);
       const again = await read();
       expect(plain(again.local)).toEqual(plain(parsed.local));
-      expect(readFileSync(path, "utf8")).toBe(good);
+      expect(readFileSync(path).equals(good)).toBe(true);
     }
   });
 });

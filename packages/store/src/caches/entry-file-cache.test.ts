@@ -7,6 +7,7 @@ import { prepareSessionInjection } from "../prepare-session-injection.js";
 import { readKnowledgeBank } from "../read-knowledge-bank.js";
 import { readMemorySources } from "../read-memory-sources.js";
 import { planSessionStart } from "../relevance/plan-session-injection.js";
+import { keptCacheFileBytes, readKeptCacheFile, writeKeptCacheFile } from "../__fixtures__/kept-cache-file.js";
 import { entryFileCachePath, type EntryFileCache } from "./entry-file-cache.js";
 import { encodeRankingCache } from "./ranking-cache-file.js";
 
@@ -32,15 +33,16 @@ const cacheFiles = (cache: EntryFileCache): string[] => {
 };
 const plain = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
-// A file's cache as its lines: the header, the warnings, vocabulary and terms, and an entry per line.
+// A file's cache in parts: the header, the warnings, vocabulary and each entry's terms (as lists:
+// the file keeps them packed), and the entries, one per line.
 interface KeptLines {
   header: string;
-  meta: { warnings: unknown[]; redactions: unknown[]; vocabulary: string[]; terms: number[][][] };
+  meta: ReturnType<typeof readKeptCacheFile>["meta"] & { terms: number[][][] };
   entries: Array<{ name: string; description: string }>;
 }
 const readKept = (path: string): KeptLines => {
-  const [header, meta, ...entries] = readFileSync(path, "utf8").split("\n").slice(0, -1);
-  return { header: header!, meta: JSON.parse(meta!) as KeptLines["meta"], entries: entries.map((line) => JSON.parse(line) as KeptLines["entries"][number]) };
+  const { header, meta, terms, lines } = readKeptCacheFile(path);
+  return { header, meta: { ...meta, terms }, entries: lines.map((line) => JSON.parse(line) as KeptLines["entries"][number]) };
 };
 // The cache file as the build before the current format wrote it (its format one lower).
 const olderFormat = (text: string): string => {
@@ -48,7 +50,11 @@ const olderFormat = (text: string): string => {
   expect(older).not.toBe(text);
   return older;
 };
-const keptText = (kept: KeptLines): string => [kept.header, JSON.stringify(kept.meta), ...kept.entries.map((entry) => JSON.stringify(entry))].map((line) => `${line}\n`).join("");
+// The bytes of a cache file with these parts (each entry's line written by `line`).
+const keptText = (kept: KeptLines, line: (entry: KeptLines["entries"][number]) => string = JSON.stringify): Buffer => {
+  const { terms, ...meta } = kept.meta;
+  return keptCacheFileBytes({ header: kept.header, meta, terms, lines: kept.entries.map(line) });
+};
 
 describe("the per-file entry cache", () => {
   it("gives what parsing the files gives, written on the first read and read on the next", async () => {
@@ -161,9 +167,9 @@ describe("the per-file entry cache", () => {
     const withoutEarlier = await prepareSessionInjection({ projectRoot, globalStoreDir, fileCache: fresh });
     // The same lines of entries, byte for byte, and the same terms (numbered in the earlier
     // version's vocabulary, grown, instead of one made anew).
-    const lines = (kept: EntryFileCache) => readFileSync(entryFileCachePath(kept, heuristics), "utf8").split("\n");
-    expect(lines(cache).slice(2)).toEqual(lines(fresh).slice(2));
-    expect(lines(cache)[0]).toBe(lines(fresh)[0]);
+    const file = (kept: EntryFileCache) => readKeptCacheFile(entryFileCachePath(kept, heuristics));
+    expect(file(cache).lines).toEqual(file(fresh).lines);
+    expect(file(cache).header).toBe(file(fresh).header);
     const termsOf = (kept: EntryFileCache) => {
       const { meta } = readKept(entryFileCachePath(kept, heuristics));
       return { ...meta, vocabulary: undefined, terms: meta.terms.map((numbers) => numberedFieldTerms({ vocabulary: meta.vocabulary, numbers })) };
@@ -181,20 +187,22 @@ describe("the per-file entry cache", () => {
     const path = entryFileCachePath(cache, heuristics);
     // Each kept line marked by a space JSON ignores: a line written again as kept keeps it.
     const kept = readKept(path);
-    writeFileSync(path, keptText(kept).replace(/\n\{"name"/g, '\n{ "name"'));
+    const spaced = (line: string) => line.replace(/^\{"name"/, '{ "name"');
+    writeFileSync(path, keptText(kept, (entry) => spaced(JSON.stringify(entry))));
     const text = readFileSync(heuristics, "utf8");
     const edited = kept.entries[5]!;
     writeFileSync(heuristics, `${text.replace(edited.description, `${edited.description} Edited.`)}\n### Heuristic: Keep the cache's lines\nAn entry an edit left alone is written as it was kept.\n`);
     const read = await readMemorySources({ projectRoot, globalStoreDir, includeGlobal: true, cache });
     expect(plain(read.local)).toEqual(plain((await readMemorySources({ projectRoot, globalStoreDir, includeGlobal: true })).local));
-    const lines = readFileSync(path, "utf8").split("\n").slice(2, -1);
+    const { lines } = readKeptCacheFile(path);
     expect(lines).toHaveLength(kept.entries.length + 1);
     lines.forEach((line, at) => expect(line.startsWith('{ "name"'), `line ${at}`).toBe(at !== 5 && at !== kept.entries.length));
     // Every entry after one put before it has moved: none is written as kept.
     writeFileSync(heuristics, `### Heuristic: First of all\nA learning put before the others.\n\n${readFileSync(heuristics, "utf8")}`);
-    writeFileSync(path, readFileSync(path, "utf8").replace(/\n\{"name"/g, '\n{ "name"'));
+    const moved = readKeptCacheFile(path);
+    writeKeptCacheFile(path, { ...moved, lines: moved.lines.map(spaced) });
     await readMemorySources({ projectRoot, globalStoreDir, includeGlobal: true, cache });
-    expect(readFileSync(path, "utf8")).not.toContain('{ "name"');
+    expect(readKeptCacheFile(path).lines.join("\n")).not.toContain('{ "name"');
   });
 
   it("grows a file's vocabulary as it is edited, and numbers its terms anew once most of it is gone", async () => {
@@ -207,17 +215,11 @@ describe("the per-file entry cache", () => {
     await readMemorySources({ projectRoot, globalStoreDir, includeGlobal: true, cache });
     const size = readKept(path).meta.vocabulary.length;
     expect(size).toBeGreaterThan(1300);
-    // A few entries gone: their terms stay in the vocabulary, the others keep their numbers (one
-    // kept with a field that is no list, as a damaged cache may have it: tokenized again).
-    const kept = readKept(path);
-    writeFileSync(path, keptText({ ...kept, meta: { ...kept.meta, terms: [kept.meta.terms[0]!, [5, [], []] as unknown as number[][], ...kept.meta.terms.slice(2)] } }));
+    // A few entries gone: their terms stay in the vocabulary, the others keep their numbers.
     writeFileSync(patterns, Array.from({ length: 1400 }, (_, at) => `### Pattern: Lesson ${word(at)}\nKeep ${word(at)} in mind.\n`).join("\n"));
     const fewer = await readMemorySources({ projectRoot, globalStoreDir, includeGlobal: true, cache, terms: true });
     expect(readKept(path).meta.vocabulary).toHaveLength(size);
-    // Most gone, and the one left numbered in the cache with a position its vocabulary lacks (a
-    // damaged cache): numbered anew, that one tokenized again, the same index.
-    const damaged = readKept(path);
-    writeFileSync(path, keptText({ ...damaged, meta: { ...damaged.meta, terms: [[[999_999], [], []], ...damaged.meta.terms.slice(1)] } }));
+    // Most gone: numbered anew (the one left taken from the cache), the same index.
     writeFileSync(patterns, `### Pattern: Lesson ${word(0)}\nKeep ${word(0)} in mind.\n`);
     const one = await readMemorySources({ projectRoot, globalStoreDir, includeGlobal: true, cache, terms: true });
     expect(readKept(path).meta.vocabulary.length).toBeLessThan(20);
@@ -231,41 +233,72 @@ describe("the per-file entry cache", () => {
     expect(buildRelevanceIndex(candidates, undefined, again.terms)).toEqual(buildRelevanceIndex(candidates));
   });
 
-  it("ignores a damaged cache file, another version's and another way of reading's, and writes it anew", async () => {
+  it("ignores a damaged cache file, another version's, another machine's and another way of reading's, and writes it anew", async () => {
     const { projectRoot, globalStoreDir, cache } = realSources();
     const parsed = await readMemorySources({ projectRoot, globalStoreDir, includeGlobal: true });
     await readMemorySources({ projectRoot, globalStoreDir, includeGlobal: true, cache });
     const path = entryFileCachePath(cache, join(projectRoot, "docs/knowledge-bank/anti-patterns.md"));
-    const good = readFileSync(path, "utf8");
+    const good = readFileSync(path);
     const kept = readKept(path);
-    const [header, meta] = good.split("\n") as [string, string];
+    const first = good.indexOf(10);
+    const second = good.indexOf(10, first + 1);
+    const [header, meta] = [good.toString("utf8", 0, first), good.toString("utf8", first + 1, second)];
+    const text = (value: string) => Buffer.from(value);
+    // The file with one text of its first two lines replaced.
+    const replaced = (from: string, to: string) => {
+      const at = good.indexOf(from);
+      expect(at).toBeGreaterThanOrEqual(0);
+      expect(at).toBeLessThan(second);
+      return Buffer.concat([good.subarray(0, at), text(to), good.subarray(at + Buffer.byteLength(from))]);
+    };
+    // The packed terms' bytes with one 32-bit number (a field's start) changed.
+    const start = (at: number, value: number) => {
+      const bytes = Buffer.from(good);
+      bytes.writeUInt32LE(value, second + 1 + at * 4);
+      return bytes;
+    };
+    const terms = kept.meta.terms;
     const damaged = [
-      good.slice(0, good.length >> 1),
-      good.slice(0, -1),
-      "not json\n{}\n",
-      `${header}\n`,
-      `${header}\n${meta}\n`,
-      `${header}\n{"warnings":[],"redactions":[],"vocabulary":[],"terms":[1]}\n{}\n`,
-      `${header}\n{"warnings":[],"redactions":[],"terms":[[[],[],[]]]}\n{}\n`,
-      `${header}\n{"warnings":[],"redactions":[],"vocabulary":[1],"terms":[[[0],[],[]]]}\n{}\n`,
+      good.subarray(0, good.length >> 1),
+      good.subarray(0, -1),
+      text("not json\n{}\n"),
+      text(`${header}\n`),
+      text(`${header}\n${meta}\n`),
+      text(`${header}\n{"warnings":[],"redactions":[],"vocabulary":[],"terms":[1]}\n{}\n`),
+      text(`${header}\n{"warnings":[],"redactions":[],"terms":[[[],[],[]]]}\n{}\n`),
+      text(`${header}\n{"warnings":[],"redactions":[],"vocabulary":[1],"count":1,"termBytes":16,"wideTerms":false}\n${"\0".repeat(16)}{}\n`),
       keptText({ ...kept, entries: kept.entries.slice(1) }),
-      keptText({ ...kept, meta: { ...kept.meta, terms: kept.meta.terms.slice(1) } }),
-      `${good}{"name":"one more"}\n`,
-      `${good}1\n`,
+      keptText({ ...kept, meta: { ...kept.meta, terms: terms.slice(1) } }),
+      // Terms that are not positions of the vocabulary, in 16 bits and 32.
+      keptText({ ...kept, meta: { ...kept.meta, terms: [[[kept.meta.vocabulary.length], [], []], ...terms.slice(1)] } }),
+      keptText({ ...kept, meta: { ...kept.meta, terms: [[[999_999], [], []], ...terms.slice(1)] } }),
+      // A field that ends before it starts, one past the words, packed bytes of another length.
+      start(1, 0xffff_ffff),
+      start(terms.length * 3, 0xffff),
+      start(0, 1),
+      replaced(`"termBytes":${kept.meta.termBytes}`, `"termBytes":${kept.meta.termBytes - 2}`),
+      replaced(`"termBytes":${kept.meta.termBytes}`, `"termBytes":${good.length}`),
+      replaced('"wideTerms":false', '"wideTerms":true'),
+      replaced(`"count":${terms.length}`, `"count":${terms.length + 1}`),
+      Buffer.concat([good, text('{"name":"one more"}\n')]),
+      Buffer.concat([good, text("1\n")]),
       // As many entries, one of them damaged into something else.
       keptText({ ...kept, entries: [{} as KeptLines["entries"][number], ...kept.entries.slice(1)] }),
       keptText({ ...kept, entries: [{ ...kept.entries[0]!, description: 7 as unknown as string }, ...kept.entries.slice(1)] }),
       keptText({ ...kept, entries: [{ ...kept.entries[0]!, metadata: { Source: 7 } } as KeptLines["entries"][number], ...kept.entries.slice(1)] }),
       keptText({ ...kept, entries: [{ ...kept.entries[0]!, tags: "universal" } as KeptLines["entries"][number], ...kept.entries.slice(1)] }),
-      good.replace('"salt":"test 1"', '"salt":"test 0"'),
-      olderFormat(good),
-      good.replace("local anti-patterns the knowledge bank", "local anti-patterns raw"),
+      replaced('"salt":"test 1"', '"salt":"test 0"'),
+      Buffer.concat([text(olderFormat(header)), good.subarray(first)]),
+      // Written on a machine of the other byte order.
+      replaced('"order":"le"', '"order":"be"'),
+      replaced("local anti-patterns the knowledge bank", "local anti-patterns raw"),
     ];
-    for (const text of damaged) {
-      writeFileSync(path, text);
+    expect(keptText(kept).equals(good)).toBe(true);
+    for (const bytes of damaged) {
+      writeFileSync(path, bytes);
       const read = await readMemorySources({ projectRoot, globalStoreDir, includeGlobal: true, cache });
       expect(plain(read.local)).toEqual(plain(parsed.local));
-      expect(readFileSync(path, "utf8")).toBe(good);
+      expect(readFileSync(path).equals(good)).toBe(true);
     }
   });
 

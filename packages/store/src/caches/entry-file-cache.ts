@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import type { Entry, ParseResume } from "@iflow-memory/parser";
-import { plainEntry, type NumberedTerms } from "@iflow-memory/ranker";
+import { LITTLE_ENDIAN, PackedTerms, plainEntry, type PackedEntryTerms } from "@iflow-memory/ranker";
 import { encodeLossless } from "../lossless-utf8.js";
 import { readUserFile } from "../read-user-file.js";
 import { SETTLE_MS } from "../settle-ms.js";
@@ -51,19 +51,17 @@ export interface FileEntries {
   warnings: StoreWarning[];
   redactions: StoreWarning[];
   /**
-   * Per entry, the terms of its name, description and metadata for relevance, numbered in
-   * `vocabulary` (`NumberedTerms`); in a file read but not kept, only those known without
-   * tokenizing (`unchangedEntries`).
+   * Per entry, the terms of its name, description and metadata for relevance, packed with the
+   * file's (`PackedEntryTerms`: numbered in the file's vocabulary, grown as it is edited); in a
+   * file read but not kept, only those known without tokenizing (`unchangedEntries`).
    */
-  terms: (NumberedTerms["numbers"] | undefined)[];
-  /** The terms `terms` number (the file's own, grown as it is edited); empty when there are none. */
-  vocabulary: string[];
+  terms: (PackedEntryTerms | undefined)[];
   /** Kept for a large file: how a read after an edit that only appended to it parses the rest alone. */
   tail?: FileTail;
 }
 
 /** Changes with the layout of the cache files, so that an older layout is never read as this one. */
-const FORMAT = 5;
+const FORMAT = 6;
 
 /**
  * A file's state as one string (inode, size, modification and change times in nanoseconds) and
@@ -86,16 +84,19 @@ export function entryFileCachePath(cache: EntryFileCache, path: string): string 
 }
 
 // The first line says what the rest is: the file, its stamp, how it was read (`how`: scope,
-// category and redaction) and by which build; the second holds the warnings, the file's
-// vocabulary and each entry's terms numbered in it; then each entry has a line of its own
+// category and redaction), by which build and on a machine of which byte order; the second holds
+// the warnings, the file's vocabulary, how many entries it holds and the length of their terms,
+// packed (`PackedTerms`), which follow it as bytes; then each entry has a line of its own
 // (`entryLine`), so that an entry kept unchanged is written again as the bytes it was read from.
 function header(cache: EntryFileCache, path: string, stamp: string, how: string): string {
-  return JSON.stringify({ format: FORMAT, salt: cache.salt, path, stamp, how });
+  return JSON.stringify({ format: FORMAT, order: LITTLE_ENDIAN ? "le" : "be", salt: cache.salt, path, stamp, how });
 }
 
 /** Entries kept for a file (`readFileEntries`): for it as it is now, or for an earlier version of it. */
 export interface KeptFileEntries extends FileEntries {
-  terms: NumberedTerms["numbers"][];
+  terms: PackedEntryTerms[];
+  /** Every entry's terms, in order: what `terms` point into. */
+  packed: PackedTerms;
   /** Kept for the file as it is now (its stamp); false: for an earlier version of it, read the same way by the same build. */
   current: boolean;
 }
@@ -123,18 +124,22 @@ export async function readFileEntries(cache: EntryFileCache, path: string, stamp
   const current = first === header(cache, path, stamp, how);
   try {
     if (!current && first !== header(cache, path, stampOf(JSON.parse(first) as unknown), how)) return null;
-    const { warnings, redactions, terms, vocabulary, tail, columns } = JSON.parse(bytes.toString("utf8", newline + 1, second)) as Partial<FileEntries> & { columns?: unknown };
-    // Each entry's numbers are checked where they are read (`buildRelevanceIndex`).
-    if (!Array.isArray(warnings) || !Array.isArray(redactions) || !Array.isArray(terms) || !terms.every((kept) => Array.isArray(kept))) return null;
+    const { warnings, redactions, vocabulary, count, termBytes, wideTerms, tail, columns } = JSON.parse(bytes.toString("utf8", newline + 1, second)) as Partial<KeptMeta>;
+    if (!Array.isArray(warnings) || !Array.isArray(redactions) || typeof wideTerms !== "boolean" || !Number.isSafeInteger(count) || !Number.isSafeInteger(termBytes)) return null;
     if (!Array.isArray(vocabulary) || !vocabulary.every((term) => typeof term === "string")) return null;
-    const lines = bytes.subarray(second + 1);
+    const linesFrom = second + 1 + termBytes!;
+    if (termBytes! < 0 || linesFrom > bytes.length) return null;
+    // Every word checked here, once: an index walks them as they are.
+    const packed = PackedTerms.unpack(vocabulary, bytes.subarray(second + 1, linesFrom), count!, wideTerms);
+    if (packed === null) return null;
+    const terms = Array.from({ length: count! }, (_, at): PackedEntryTerms => ({ packed, at }));
     if (columns !== undefined) {
-      const entries = lazyEntries(lines, columns, terms.length);
+      const entries = lazyEntries(bytes.subarray(linesFrom), columns, count!);
       if (entries === null) return null;
-      return { entries, warnings, redactions, terms: terms as NumberedTerms["numbers"][], vocabulary, ...(fitsTail(tail, entries) ? { tail } : {}), current };
+      return { entries, warnings, redactions, terms, packed, ...(fitsTail(tail, entries) ? { tail } : {}), current };
     }
     const entries: Entry[] = [];
-    for (let start = second + 1; start < bytes.length; ) {
+    for (let start = linesFrom; start < bytes.length; ) {
       const end = bytes.indexOf(10, start);
       // A line cut short: the file was not written whole.
       if (end < 0) return null;
@@ -145,11 +150,27 @@ export async function readFileEntries(cache: EntryFileCache, path: string, stamp
       entries.push(entry);
       start = end + 1;
     }
-    if (entries.length !== terms.length) return null;
-    return { entries, warnings, redactions, terms: terms as NumberedTerms["numbers"][], vocabulary, ...(fitsTail(tail, entries) ? { tail } : {}), current };
+    if (entries.length !== count) return null;
+    return { entries, warnings, redactions, terms, packed, ...(fitsTail(tail, entries) ? { tail } : {}), current };
   } catch {
     return null;
   }
+}
+
+// The second line of a file's cache.
+interface KeptMeta {
+  warnings: StoreWarning[];
+  redactions: StoreWarning[];
+  /** The terms the entries' packed terms number. */
+  vocabulary: string[];
+  /** How many entries. */
+  count: number;
+  /** How many bytes of packed terms follow the line (`PackedTerms.packedBytes`), and whether their words are 32-bit. */
+  termBytes: number;
+  wideTerms: boolean;
+  tail?: FileTail;
+  /** A large file's, to read its entries lazily (`keptColumns`). */
+  columns?: unknown;
 }
 
 // A tail that does not fit the entries (a damaged cache) is not used: the file is parsed whole.
@@ -214,25 +235,38 @@ const REDACTED_FIELDS = ["headerLine", "name", "description", "metadataText"] as
 const REDACTED = "[REDACTED]";
 
 /**
- * Keeps what the file at `path` gave while it had `stamp`, for the next read that finds it
- * unchanged; with `lazy` (a large file), with the columns its entries are read lazily from
- * (`keptColumns`). Written whole or not at all; a cache that cannot be written only costs speed.
+ * Keeps what the file at `path` gave while it had `stamp`, with its entries' terms (`packed`, in
+ * their order), for the next read that finds it unchanged; with `lazy` (a large file), with the
+ * columns its entries are read lazily from (`keptColumns`). Written whole or not at all; a cache
+ * that cannot be written only costs speed.
  *
  * @example
- * await writeFileEntries(cache, path, stamp, "local patterns redacted", { entries, warnings }, { lazy: false });
+ * await writeFileEntries(cache, path, stamp, "local patterns redacted", { entries, warnings, redactions, packed }, { lazy: false });
  */
-export async function writeFileEntries(cache: EntryFileCache, path: string, stamp: string, how: string, read: FileEntries, options: { lazy: boolean }): Promise<void> {
+export async function writeFileEntries(
+  cache: EntryFileCache,
+  path: string,
+  stamp: string,
+  how: string,
+  read: Pick<FileEntries, "entries" | "warnings" | "redactions" | "tail"> & { packed: PackedTerms },
+  options: { lazy: boolean },
+): Promise<void> {
+  if (read.packed.count !== read.entries.length) throw new Error(`${read.entries.length} entries kept with the terms of ${read.packed.count}`);
   const lines = entryLinePieces(read.entries).pieces;
   const columns = options.lazy ? keptColumns(read.entries, lines) : null;
-  const first = `${header(cache, path, stamp, how)}\n${JSON.stringify({
+  const terms = read.packed.packedBytes();
+  const meta: KeptMeta = {
     warnings: read.warnings,
     redactions: read.redactions,
-    vocabulary: read.vocabulary,
-    terms: read.terms,
+    vocabulary: [...read.packed.vocabulary],
+    count: read.entries.length,
+    termBytes: terms.bytes.reduce((sum: number, piece: Uint8Array) => sum + piece.length, 0),
+    wideTerms: terms.wide,
     ...(read.tail === undefined ? {} : { tail: read.tail }),
     ...(columns === null ? {} : { columns }),
-  })}\n`;
-  await writeFileAtomically(entryFileCachePath(cache, path), [encodeLossless(first), ...lines], { durable: false }).catch(() => undefined);
+  };
+  const first = `${header(cache, path, stamp, how)}\n${JSON.stringify(meta)}\n`;
+  await writeFileAtomically(entryFileCachePath(cache, path), [encodeLossless(first), ...terms.bytes, ...lines], { durable: false }).catch(() => undefined);
 }
 
 // The bytes of the lines entries were read from (`readFileEntries`), or of their like in an

@@ -1,0 +1,69 @@
+import { endianness } from "node:os";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { LITTLE_ENDIAN, PackedTerms } from "./packed-terms.js";
+
+// Lists of an entry's three fields' positions in a vocabulary of `size` terms.
+const listsArbitrary = (size: number) => fc.array(fc.tuple(...[0, 1, 2].map(() => fc.array(fc.nat({ max: size - 1 }), { maxLength: 6 }))), { maxLength: 20 });
+const bytesOf = (packed: PackedTerms) => Buffer.concat(packed.packedBytes().bytes);
+
+describe("PackedTerms", () => {
+  it("gives each entry's lists back, packed and unpacked from its bytes (16-bit words, and 32-bit past 65,536 terms)", () => {
+    for (const size of [3, 70_000]) {
+      const vocabulary = Array.from({ length: size }, (_, at) => `t${at}`);
+      fc.assert(
+        fc.property(listsArbitrary(size), (lists) => {
+          const packed = PackedTerms.pack(vocabulary, lists)!;
+          const { wide } = packed.packedBytes();
+          expect(wide).toBe(size > 0xffff);
+          const again = PackedTerms.unpack(vocabulary, bytesOf(packed), lists.length, wide)!;
+          for (const kept of [packed, again]) {
+            expect(kept.count).toBe(lists.length);
+            lists.forEach((numbers, at) => expect(kept.numbersAt(at)).toEqual(numbers));
+          }
+        }),
+        { numRuns: 50 },
+      );
+    }
+  });
+
+  it("packs no list that is not three lists of positions of its vocabulary", () => {
+    const vocabulary = ["retri", "call"];
+    for (const numbers of [[[2], [], []], [[0], []], [[0.5], [], []], [[-1], [], []], [[0], "1", []]]) {
+      expect(PackedTerms.pack(vocabulary, [[[0], [1], []], numbers as number[][]])).toBeNull();
+    }
+    expect(PackedTerms.pack(vocabulary, [])?.count).toBe(0);
+  });
+
+  it("unpacks no bytes that are not packed terms of that many entries: a word past the vocabulary, a field's range out of order or past the words, another length", () => {
+    const vocabulary = ["retri", "call", "time"];
+    const good = bytesOf(PackedTerms.pack(vocabulary, [[[0, 1], [2], []], [[], [1], [0]]])!);
+    expect(PackedTerms.unpack(vocabulary, good, 2, false)?.numbersAt(1)).toEqual([[], [1], [0]]);
+    const changed = (at: number, value: number, size: 2 | 4) => {
+      const bytes = Buffer.from(good);
+      if (size === 4) bytes.writeUInt32LE(value, at);
+      else bytes.writeUInt16LE(value, at);
+      return bytes;
+    };
+    const words = 7 * 4;
+    const damaged: [Uint8Array, number, boolean][] = [
+      [changed(words, 3, 2), 2, false],
+      [changed(4, 4, 4), 2, false],
+      [changed(0, 1, 4), 2, false],
+      [changed(6 * 4, 7, 4), 2, false],
+      [good.subarray(0, good.length - 2), 2, false],
+      [Buffer.concat([good, Buffer.alloc(2)]), 2, false],
+      [good, 3, false],
+      [good, 1, false],
+      [good, 2, true],
+      [good.subarray(0, 8), 2, false],
+      [good, -1, false],
+      [good, 0.5, false],
+    ];
+    for (const [bytes, count, wide] of damaged) expect(PackedTerms.unpack(vocabulary, bytes, count, wide)).toBeNull();
+  });
+
+  it("knows this machine's byte order", () => {
+    expect(LITTLE_ENDIAN).toBe(endianness() === "LE");
+  });
+});
