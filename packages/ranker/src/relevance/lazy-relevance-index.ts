@@ -1,6 +1,17 @@
 import type { Entry } from "@iflow-memory/parser";
 import { PackedTerms, validNumbers } from "./packed-terms.js";
-import { buildRelevanceIndex, DEFAULT_INDEX_WEIGHTS, entryFieldTerms, fieldWordWeights, numberTerms, type IndexWeights, type KnownTerms, type RelevanceIndex, type RelevanceIndexReader } from "./relevance-index.js";
+import {
+  buildRelevanceIndex,
+  DEFAULT_INDEX_WEIGHTS,
+  entryFieldTerms,
+  fieldWordWeights,
+  numberTerms,
+  termPostings,
+  type IndexWeights,
+  type KnownTerms,
+  type RelevanceIndex,
+  type RelevanceIndexReader,
+} from "./relevance-index.js";
 
 /**
  * The index `buildRelevanceIndex` builds of `entries`, worked out as far as it is asked: its
@@ -30,7 +41,9 @@ export class LazyRelevanceIndex implements RelevanceIndexReader {
   private wordsMade: Words | undefined;
   private heldTerms: Set<string> | undefined;
   private built: RelevanceIndex | undefined;
-  private readonly postings = new Map<string, string>();
+  // Per term worked out, its postings: position, count in hundredths, position, … (as the text has them).
+  private readonly postings = new Map<string, number[]>();
+  private readonly decoded = new Map<string, readonly number[]>();
 
   constructor(
     private readonly entries: readonly Pick<Entry, "name" | "description" | "metadataText">[],
@@ -54,6 +67,26 @@ export class LazyRelevanceIndex implements RelevanceIndexReader {
 
   read(term: string): string {
     if (this.built !== undefined) return this.built.postings[term]!;
+    const postings = this.worked(term);
+    const texts: string[] = [];
+    for (let at = 0; at < postings.length; at += 2) texts.push(`${postings[at]!.toString(36)}:${postings[at + 1]!.toString(36)}`);
+    return texts.join(",");
+  }
+
+  /** A term's postings as `termPostings` decodes them from `read`'s text (worked out as numbers, not made into text). */
+  decodedPostings(term: string): readonly number[] {
+    let decoded = this.decoded.get(term);
+    if (decoded === undefined) {
+      const postings = this.built === undefined ? this.worked(term) : null;
+      if (postings === null) return termPostings(this.built!, term);
+      decoded = postings.map((number, at) => (at % 2 === 0 ? number : number / 100));
+      this.decoded.set(term, decoded);
+    }
+    return decoded;
+  }
+
+  // A term's postings, worked out (the term held by some entry).
+  private worked(term: string): number[] {
     if (!this.postings.has(term)) this.prefetch([term]);
     return this.postings.get(term)!;
   }
@@ -74,9 +107,10 @@ export class LazyRelevanceIndex implements RelevanceIndexReader {
     const words = this.words();
     this.walk(words, slots, hits);
     // Each count made the sum `buildRelevanceIndex` makes: a field's weight added once per word,
-    // field by field (its words of one term are added in its order, and all weigh the same).
+    // field by field (its words of one term are added in its order, and all weigh the same), and
+    // kept in hundredths as its text does.
     const { weights } = words;
-    const texts: string[][] = Array.from({ length: slots.size }, () => []);
+    const postings: number[][] = Array.from({ length: slots.size }, () => []);
     for (let hit = 0; hit < hits.entry.length; hit++) {
       const position = hits.entry[hit]!;
       let sum = 0;
@@ -84,9 +118,9 @@ export class LazyRelevanceIndex implements RelevanceIndexReader {
         const weight = weights[position * 3 + field]!;
         for (let count = hits.counts[hit * 3 + field]!; count > 0; count--) sum += weight;
       }
-      texts[hits.slot[hit]!]!.push(`${position.toString(36)}:${Math.max(1, Math.round(sum * 100)).toString(36)}`);
+      postings[hits.slot[hit]!]!.push(position, Math.max(1, Math.round(sum * 100)));
     }
-    for (const [term, slot] of slots) if (texts[slot]!.length > 0) this.postings.set(term as string, texts[slot]!.join(","));
+    for (const [term, slot] of slots) if (postings[slot]!.length > 0) this.postings.set(term as string, postings[slot]!);
   }
 
   /** The index built whole (`buildRelevanceIndex`), once: what a cache of every term's postings is written from. */

@@ -43,6 +43,8 @@ export interface RelevanceIndexReader {
   read(term: string): string;
   /** Readies the postings of many terms at once (a query's), where reading them one by one would cost more. */
   prefetch?(terms: Iterable<string>): void;
+  /** A term's postings as `termPostings` gives them, where the reader holds them as numbers: no text made to be decoded. */
+  decodedPostings?(term: string): readonly number[];
 }
 
 /** An index as built (`buildRelevanceIndex`), or read a term at a time. */
@@ -360,6 +362,7 @@ function grown<T extends Float64Array | Int32Array>(array: T): T {
  */
 export function termPostings(index: AnyRelevanceIndex, term: string): readonly number[] {
   if (!indexHasTerm(index, term)) return [];
+  if ("read" in index && index.decodedPostings !== undefined) return index.decodedPostings(term);
   // Decoded once per index and term: an index kept for many queries (an MCP server's) decodes a
   // common term's long list once.
   let decoded = DECODED.get(index);
