@@ -98,22 +98,12 @@ export function keptColumns(entries: readonly Entry[], lines: readonly Uint8Arra
 export function lazyEntries(lines: Buffer, columns: unknown, count: number): Entry[] | null {
   const crc32 = zlibCrc32();
   if (crc32 === null || !isKeptColumns(columns, count) || crc32(lines) !== columns.checksum) return null;
+  const file = { lines, columns };
   const entries: Entry[] = [];
   for (let start = 0; start < lines.length; ) {
     const end = lines.indexOf(10, start);
     if (end < 0 || entries.length === count) return null;
-    const at = entries.length;
-    const entry = new KeptEntry({ bytes: lines, start, end: end + 1 }, {
-      category: CATEGORY_LETTERS[columns.category[at]!]!,
-      scope: SCOPE_LETTERS[columns.scope[at]!]!,
-      confidence: CONFIDENCE_LETTERS[columns.confidence[at]!]!,
-      observationCount: columns.observationCount[at]!,
-      lastObserved: columns.lastObserved[at]!,
-      filePosition: columns.filePosition[at]!,
-      contentHash: columns.contentHash[at]!,
-      tags: columns.tags[at]!,
-    }, { emptyDescription: columns.emptyDescription[at] === "1", contested: columns.contested[at] === "1", sourceItems: columns.sourceItems[at]! });
-    entries.push(entry);
+    entries.push(new KeptEntry(file, entries.length, start, end + 1));
     start = end + 1;
   }
   return entries.length === count ? entries : null;
@@ -140,49 +130,70 @@ function isKeptColumns(value: unknown, count: number): value is KeptColumns {
   );
 }
 
-type ColumnFields = Pick<Entry, "category" | "scope" | "confidence" | "observationCount" | "lastObserved" | "filePosition" | "contentHash" | "tags">;
-
 /**
- * A kept entry of a large file, read from its line when a field the columns lack is first asked
- * for (its name, description, metadata…): a start after an edit ranks thousands of entries and
- * shows twenty. Its line was checked with the others (the columns' checksum) before it was made.
+ * A kept entry of a large file: what its file's columns hold of it is read from them (each field
+ * a getter: making thousands of entries copies nothing), the rest from its line, parsed when a
+ * field the columns lack is first asked for (its name, description, metadata…): a start after an
+ * edit ranks thousands of entries and shows twenty. Its line was checked with the others (the
+ * columns' checksum) before it was made. Made in a call marked pure: a class with computed members
+ * is code a bundle keeps even where it is unused.
  */
-class KeptEntry extends LazyEntry implements Entry {
-  readonly category: Category;
-  readonly scope: Scope;
-  readonly confidence: Confidence;
-  readonly observationCount: number;
-  readonly lastObserved: string | null;
-  readonly filePosition: number;
-  readonly contentHash: string;
-  readonly tags: string[];
-  // Declared, not fields: a class with a computed field is code a bundle keeps even unused.
-  declare readonly [CANDIDATE_FACTS]: CandidateFacts;
-  declare readonly [KEPT_SPAN]: KeptSpan;
-  #full: Entry | undefined;
+const KeptEntry = /* @__PURE__ */ (() =>
+  class KeptEntry extends LazyEntry implements Entry {
+    readonly #file: { lines: Buffer; columns: KeptColumns };
+    readonly #at: number;
+    readonly #start: number;
+    readonly #end: number;
+    #full: Entry | undefined;
+    #facts: CandidateFacts | undefined;
 
-  constructor(span: KeptSpan, fields: ColumnFields, facts: CandidateFacts) {
-    super();
-    this[KEPT_SPAN] = span;
-    this.category = fields.category;
-    this.scope = fields.scope;
-    this.confidence = fields.confidence;
-    this.observationCount = fields.observationCount;
-    this.lastObserved = fields.lastObserved;
-    this.filePosition = fields.filePosition;
-    this.contentHash = fields.contentHash;
-    this.tags = fields.tags;
-    this[CANDIDATE_FACTS] = facts;
-  }
-
-  protected whole(): Entry {
-    if (this.#full === undefined) {
-      const { bytes, start, end } = this[KEPT_SPAN];
-      const entry = JSON.parse(bytes.toString("utf8", start, end - 1)) as unknown;
-      // The line was checked (the columns' checksum) as kept from an entry: never otherwise.
-      if (!isEntry(entry)) throw new Error("a kept entry's line is not an entry although its checksum matched");
-      this.#full = entry;
+    constructor(file: { lines: Buffer; columns: KeptColumns }, at: number, start: number, end: number) {
+      super();
+      this.#file = file;
+      this.#at = at;
+      this.#start = start;
+      this.#end = end;
     }
-    return this.#full;
-  }
-}
+
+    get category(): Category {
+      return CATEGORY_LETTERS[this.#file.columns.category[this.#at]!]!;
+    }
+    get scope(): Scope {
+      return SCOPE_LETTERS[this.#file.columns.scope[this.#at]!]!;
+    }
+    get confidence(): Confidence {
+      return CONFIDENCE_LETTERS[this.#file.columns.confidence[this.#at]!]!;
+    }
+    get observationCount(): number {
+      return this.#file.columns.observationCount[this.#at]!;
+    }
+    get lastObserved(): string | null {
+      return this.#file.columns.lastObserved[this.#at]!;
+    }
+    get filePosition(): number {
+      return this.#file.columns.filePosition[this.#at]!;
+    }
+    get contentHash(): string {
+      return this.#file.columns.contentHash[this.#at]!;
+    }
+    get tags(): string[] {
+      return this.#file.columns.tags[this.#at]!;
+    }
+    get [CANDIDATE_FACTS](): CandidateFacts {
+      const { columns } = this.#file;
+      return (this.#facts ??= { emptyDescription: columns.emptyDescription[this.#at] === "1", contested: columns.contested[this.#at] === "1", sourceItems: columns.sourceItems[this.#at]! });
+    }
+    get [KEPT_SPAN](): KeptSpan {
+      return { bytes: this.#file.lines, start: this.#start, end: this.#end };
+    }
+
+    protected whole(): Entry {
+      if (this.#full === undefined) {
+        const entry = JSON.parse(this.#file.lines.toString("utf8", this.#start, this.#end - 1)) as unknown;
+        // The line was checked (the columns' checksum) as kept from an entry: never otherwise.
+        if (!isEntry(entry)) throw new Error("a kept entry's line is not an entry although its checksum matched");
+        this.#full = entry;
+      }
+      return this.#full;
+    }
+  })();
