@@ -1,4 +1,4 @@
-import { parse as parseJsonc, printParseErrorCode, type ParseError } from "jsonc-parser";
+import { parse as parseJsonc, printParseErrorCode, stripComments, type ParseError } from "jsonc-parser";
 import { StoreError } from "./store-error.js";
 
 /**
@@ -45,9 +45,12 @@ export function isJsonObject(value: unknown): value is Record<string, unknown> {
 export function parseJsonText(text: string, options: { comments?: boolean } = {}): { value: unknown } | { error: string; cause?: unknown } {
   if (options.comments === true) {
     const errors: ParseError[] = [];
-    const value: unknown = parseJsonc(text, errors, { disallowComments: false, allowTrailingComma: false, allowEmptyContent: false });
+    parseJsonc(text, errors, { disallowComments: false, allowTrailingComma: false, allowEmptyContent: false });
     const first = errors[0];
-    return first === undefined ? { value } : { error: `${printParseErrorCode(first.error)} at offset ${first.offset}` };
+    if (first !== undefined) return { error: `${printParseErrorCode(first.error)} at offset ${first.offset}` };
+    // The value as JSON.parse gives it, from the text with its comments blanked out: jsonc-parser
+    // sets each key by assignment, which makes a "__proto__" key the object's prototype, not a key.
+    return { value: JSON.parse(stripComments(text)) as unknown };
   }
   try {
     return { value: JSON.parse(text) as unknown };

@@ -116,6 +116,15 @@ describe("updateSettingsFile with comments (Gemini CLI's settings)", () => {
     }
   });
 
+  it("keeps a \"__proto__\" key a key, read and written (jsonc-parser alone would make it the object's prototype, and refuse the change)", async () => {
+    const after = JSON.parse('{"a":{"__proto__":false},"__proto__":{"b":1}}') as Record<string, unknown>;
+    const path = file("// mine\n{}\n");
+    await updateSettingsFile(path, () => ({ settings: after, changed: true }), { comments: true });
+    expect(read(path)).toEqual(after);
+    expect(Object.keys(read(path))).toEqual(["a", "__proto__"]);
+    expect(readFileSync(path, "utf8").startsWith("// mine\n")).toBe(true);
+  });
+
   it("reads back as the settings given, whatever they and the file were (property)", async () => {
     const json = fc.jsonValue({ maxDepth: 3 });
     const settings = fc.dictionary(fc.constantFrom("a", "b", "hooks", "c d", "é"), json, { maxKeys: 4 });
