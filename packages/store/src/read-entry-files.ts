@@ -118,7 +118,8 @@ async function readEntryFile(
     grown,
     all.entries.map((entry, at) => {
       const known = unchanged[at];
-      return known === undefined ? numberTerms(entryFieldTerms(entry), grown, positions) : known.packed.numbersAt(known.at);
+      // An entry whose kept words are not all its vocabulary's (one damaged where it was kept) is tokenized again.
+      return (known === undefined ? null : known.packed.numbersAt(known.at)) ?? numberTerms(entryFieldTerms(entry), grown, positions);
     }),
   );
   // Numbers of its vocabulary, every one (the kept ones were checked as they were read).

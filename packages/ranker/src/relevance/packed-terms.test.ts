@@ -1,7 +1,10 @@
 import { endianness } from "node:os";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { makeEntry } from "../__fixtures__/make-entry.js";
+import { lazyRelevanceIndex } from "./lazy-relevance-index.js";
 import { LITTLE_ENDIAN, PackedTerms } from "./packed-terms.js";
+import { buildRelevanceIndex } from "./relevance-index.js";
 
 // Lists of an entry's three fields' positions in a vocabulary of `size` terms.
 const listsArbitrary = (size: number) => fc.array(fc.tuple(...[0, 1, 2].map(() => fc.array(fc.nat({ max: size - 1 }), { maxLength: 6 }))), { maxLength: 20 });
@@ -61,6 +64,19 @@ describe("PackedTerms", () => {
       [good, 0.5, false],
     ];
     for (const [bytes, count, wide] of damaged) expect(PackedTerms.unpack(vocabulary, bytes, count, wide)).toBeNull();
+  });
+
+  it("unpacks bytes known to be written (their checksum found again) without checking each word; an entry with a word past its vocabulary (a vocabulary damaged where it was kept) gives no numbers, is tokenized by the index and is no term to the lazy one", () => {
+    const vocabulary = ["retri", "call", "time"];
+    const bytes = bytesOf(PackedTerms.pack(vocabulary, [[[0, 1], [2], []], [[], [1], [0]]])!);
+    expect(PackedTerms.unpack(vocabulary.slice(0, 2), bytes, 2, false)).toBeNull();
+    const packed = PackedTerms.unpack(vocabulary.slice(0, 2), bytes, 2, false, true)!;
+    expect([packed.numbersAt(0), packed.numbersAt(1)]).toEqual([null, [[], [1], [0]]]);
+    const entries = [makeEntry({ name: "retri call", description: "time" }), makeEntry({ name: "", description: "call", metadataText: "- Instead: retri" })];
+    const known = new Map(entries.map((entry, at) => [entry, { packed, at }]));
+    expect(buildRelevanceIndex(entries, undefined, known)).toEqual(buildRelevanceIndex(entries));
+    const lazy = lazyRelevanceIndex(entries, undefined, known);
+    expect([lazy.has("time"), lazy.has("call")]).toEqual([false, true]);
   });
 
   it("knows this machine's byte order", () => {

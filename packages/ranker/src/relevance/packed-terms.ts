@@ -1,10 +1,12 @@
 /**
  * The numbered terms of a file's entries in two typed arrays, as a file's cache keeps them: entry
  * `at`'s field `f` (name, description, metadata) is `words` from `starts[at * 3 + f]` up to
- * `starts[at * 3 + f + 1]`, each word a position of `vocabulary`. Made only by `packTerms` (from
- * lists) or `unpackTerms` (from a cache's bytes, checked), so every word is a position of its
- * vocabulary and every field a range of `words`: an index walks them without checking each
- * again, and reading a cache of thousands of entries builds no array per entry and field.
+ * `starts[at * 3 + f + 1]`, each word a position of `vocabulary`. Made only by `pack` (from lists,
+ * checked) or `unpack` (from a cache's bytes, checked, or known to be the bytes a `pack` gave),
+ * so every field is a range of `words`: reading a cache of thousands of entries builds no array
+ * per entry and field. A word past the vocabulary can only come from a vocabulary damaged where
+ * it was kept; what reads the words takes such a word for no term (the lazy index) or tokenizes
+ * its entry (`numbersAt` gives null).
  */
 export class PackedTerms {
   private constructor(
@@ -18,9 +20,10 @@ export class PackedTerms {
     return (this.starts.length - 1) / 3;
   }
 
-  /** Entry `at`'s three lists of positions (`NumberedTerms.numbers`). */
-  numbersAt(at: number): number[][] {
-    return [0, 1, 2].map((field) => Array.from(this.words.subarray(this.starts[at * 3 + field]!, this.starts[at * 3 + field + 1]!)));
+  /** Entry `at`'s three lists of positions (`NumberedTerms.numbers`); null when one is past the vocabulary. */
+  numbersAt(at: number): number[][] | null {
+    const numbers = [0, 1, 2].map((field) => Array.from(this.words.subarray(this.starts[at * 3 + field]!, this.starts[at * 3 + field + 1]!)));
+    return validNumbers(numbers, this.vocabulary.length) ? numbers : null;
   }
 
   /**
@@ -50,9 +53,10 @@ export class PackedTerms {
   /**
    * The packed terms of `count` entries that `packedBytes` gave (`bytes`, in this machine's byte
    * order); null when the bytes are not such (their length, a field's range, a word past the
-   * vocabulary: a damaged cache).
+   * vocabulary: a damaged cache). With `written`, the bytes are known to be those written (their
+   * CRC-32 found again), and their words are not checked one by one.
    */
-  static unpack(vocabulary: readonly string[], bytes: Uint8Array, count: number, wide: boolean): PackedTerms | null {
+  static unpack(vocabulary: readonly string[], bytes: Uint8Array, count: number, wide: boolean, written = false): PackedTerms | null {
     const startBytes = (count * 3 + 1) * 4;
     if (!Number.isSafeInteger(count) || count < 0 || bytes.length < startBytes) return null;
     // Copied to a buffer of their own: typed arrays over the cache's bytes would need them aligned.
@@ -65,7 +69,7 @@ export class PackedTerms {
     if (starts[0] !== 0 || starts[count * 3] !== words.length) return null;
     for (let at = 0; at < count * 3; at++) if (starts[at]! > starts[at + 1]!) return null;
     const terms = vocabulary.length;
-    for (let at = 0; at < words.length; at++) if (words[at]! >= terms) return null;
+    if (!written) for (let at = 0; at < words.length; at++) if (words[at]! >= terms) return null;
     return new PackedTerms(vocabulary, words, starts);
   }
 

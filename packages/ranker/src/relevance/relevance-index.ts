@@ -147,7 +147,8 @@ export function numberTerms(terms: EntryFieldTerms, vocabulary: string[], positi
 export function numberedFieldTerms(terms: NumberedTerms | PackedEntryTerms): EntryFieldTerms | null {
   if ("packed" in terms) {
     const { packed, at } = terms;
-    return Number.isInteger(at) && at >= 0 && at < packed.count ? numberedFieldTerms({ vocabulary: packed.vocabulary, numbers: packed.numbersAt(at) }) : null;
+    const numbers = Number.isInteger(at) && at >= 0 && at < packed.count ? packed.numbersAt(at) : null;
+    return numbers === null ? null : numberedFieldTerms({ vocabulary: packed.vocabulary, numbers });
   }
   const { vocabulary, numbers } = terms;
   if (!validNumbers(numbers, vocabulary.length)) return null;
@@ -234,16 +235,22 @@ export function buildRelevanceIndex<T extends Pick<Entry, "name" | "description"
     return true;
   }
 
-  // A packed entry's words (checked when they were packed): false when it is not one of its pack's.
+  // A packed entry's words: false (none of them taken) when it is not one of its pack's, or a
+  // word is past its vocabulary (one damaged where it was kept).
   function pushPacked({ packed, at }: PackedEntryTerms, position: number): boolean {
     if (!Number.isInteger(at) || at < 0 || at >= packed.count) return false;
     const mapped = mappedOf(packed.vocabulary);
     const { words: packedWords, starts: packedStarts } = packed;
+    const from = used;
     for (let field = 0; field < 3; field++) {
       starts[position * 3 + field] = used;
       for (let word = packedStarts[at * 3 + field]!; word < packedStarts[at * 3 + field + 1]!; word++) {
         const term = packedWords[word]!;
-        let number = mapped[term]!;
+        let number = mapped[term];
+        if (number === undefined) {
+          used = from;
+          return false;
+        }
         if (number < 0) number = mapped[term] = numberOf(packed.vocabulary[term]!);
         push(number);
       }

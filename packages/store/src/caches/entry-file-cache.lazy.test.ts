@@ -47,6 +47,24 @@ async function parsesIn<T>(work: () => Promise<T> | T): Promise<{ result: T; par
 afterEach(() => vi.restoreAllMocks());
 
 describe("a large file's kept entries", () => {
+  it("whose vocabulary was damaged (its last term gone, what no checksum covers): a session's plan still made, and the file kept anew after an edit as a read without a cache keeps it", async () => {
+    const { projectRoot, globalStoreDir, cache, heuristics } = realSources();
+    await prepareSessionInjection({ projectRoot, globalStoreDir, fileCache: cache });
+    const path = entryFileCachePath(cache, heuristics);
+    const kept = readKeptCacheFile(path);
+    const last = kept.meta.vocabulary.length - 1;
+    expect(kept.terms.some((fields) => fields.some((field) => field.includes(last)))).toBe(true);
+    writeFileSync(path, keptCacheFileBytes({ ...kept, meta: { ...kept.meta, vocabulary: kept.meta.vocabulary.slice(0, -1) } }));
+    const damaged = await prepareSessionInjection({ projectRoot, globalStoreDir, fileCache: { ...cache, readOnly: true } });
+    expect(damaged.ranking?.candidates.length).toBe((await prepareSessionInjection({ projectRoot, globalStoreDir })).ranking?.candidates.length);
+    appendFileSync(heuristics, LEARNING);
+    await prepareSessionInjection({ projectRoot, globalStoreDir, fileCache: cache });
+    const fresh = { ...cache, dir: join(globalStoreDir, ".cache-fresh") };
+    await prepareSessionInjection({ projectRoot, globalStoreDir, fileCache: fresh });
+    const terms = (file: ReturnType<typeof readKeptCacheFile>) => file.terms.map((fields) => fields.map((field) => field.map((at) => file.meta.vocabulary[at])));
+    expect(terms(readKeptCacheFile(path))).toEqual(terms(readKeptCacheFile(entryFileCachePath(fresh, heuristics))));
+  });
+
   it("are read without parsing their lines, and give what parsing the files gives", async () => {
     const { read } = realSources();
     const parsed = await read(false);
@@ -109,7 +127,7 @@ describe("a large file's kept entries", () => {
     expect(plain(again.local)).toEqual(plain(grown.local));
   });
 
-  it("are not trusted when a line or a column was damaged: the file is read anew and kept again", async () => {
+  it("are not trusted when a line, a column or their packed terms were damaged: the file is read anew and kept again", async () => {
     const { cache, heuristics, read } = realSources();
     const parsed = await read(false);
     await read();
@@ -128,7 +146,10 @@ describe("a large file's kept entries", () => {
       withColumns({ category: `x${meta.columns.category.slice(1)}` }),
       withColumns({ sourceItems: [0.5, ...meta.columns.sourceItems.slice(1)] }),
       withColumns({ tags: "universal" }),
+      withColumns({ termsChecksum: "0" }),
       keptCacheFileBytes({ ...kept, lines: kept.lines.slice(1) }),
+      // A word of the packed terms changed (still a position of the vocabulary), their checksum not.
+      keptCacheFileBytes({ ...kept, terms: [[[...kept.terms[0]![0]!, 0], kept.terms[0]![1]!, kept.terms[0]![2]!], ...kept.terms.slice(1)] }),
     ];
     for (const bytes of damaged) {
       writeFileSync(path, bytes);

@@ -129,15 +129,15 @@ export async function readFileEntries(cache: EntryFileCache, path: string, stamp
     if (!Array.isArray(vocabulary) || !vocabulary.every((term) => typeof term === "string")) return null;
     const linesFrom = second + 1 + termBytes!;
     if (termBytes! < 0 || linesFrom > bytes.length) return null;
-    // Every word checked here, once: an index walks them as they are.
-    const packed = PackedTerms.unpack(vocabulary, bytes.subarray(second + 1, linesFrom), count!, wideTerms);
+    const termsBytes = bytes.subarray(second + 1, linesFrom);
+    // A large file's lines and terms are checked by their CRC-32 (`lazyEntries`); a small file's
+    // words one by one, here, once (an index walks them as they are).
+    const lazy = columns === undefined ? null : lazyEntries(bytes.subarray(linesFrom), columns, count!, termsBytes);
+    if (columns !== undefined && lazy === null) return null;
+    const packed = PackedTerms.unpack(vocabulary, termsBytes, count!, wideTerms, lazy !== null);
     if (packed === null) return null;
     const terms = Array.from({ length: count! }, (_, at): PackedEntryTerms => ({ packed, at }));
-    if (columns !== undefined) {
-      const entries = lazyEntries(bytes.subarray(linesFrom), columns, count!);
-      if (entries === null) return null;
-      return { entries, warnings, redactions, terms, packed, ...(fitsTail(tail, entries) ? { tail } : {}), current };
-    }
+    if (lazy !== null) return { entries: lazy, warnings, redactions, terms, packed, ...(fitsTail(tail, lazy) ? { tail } : {}), current };
     const entries: Entry[] = [];
     for (let start = linesFrom; start < bytes.length; ) {
       const end = bytes.indexOf(10, start);
@@ -253,8 +253,8 @@ export async function writeFileEntries(
 ): Promise<void> {
   if (read.packed.count !== read.entries.length) throw new Error(`${read.entries.length} entries kept with the terms of ${read.packed.count}`);
   const lines = entryLinePieces(read.entries).pieces;
-  const columns = options.lazy ? keptColumns(read.entries, lines) : null;
   const terms = read.packed.packedBytes();
+  const columns = options.lazy ? keptColumns(read.entries, lines, terms.bytes) : null;
   const meta: KeptMeta = {
     warnings: read.warnings,
     redactions: read.redactions,

@@ -47,10 +47,12 @@ export function isEntry(value: unknown): value is Entry {
 /**
  * What is read of every kept entry of a large file without parsing its line (`KeptEntry`): the
  * fields a ranking and today's order read, its tags and `CandidateFacts`, one list per field;
- * and the CRC-32 of the entries' lines, checked before any of them is trusted unread.
+ * and the CRC-32 of the entries' lines, checked before any of them is trusted unread, and of
+ * their packed terms, whose words are then not checked one by one (`PackedTerms.unpack`).
  */
 interface KeptColumns {
   checksum: number;
+  termsChecksum: number;
   /** One letter per entry: a(nti-patterns), h(euristics), p(atterns). */
   category: string;
   /** One letter per entry: l(ocal), g(lobal). */
@@ -69,15 +71,19 @@ interface KeptColumns {
   sourceItems: number[];
 }
 
-// The columns of `entries`, whose lines are `lines` (in pieces); null where this node has no CRC-32.
-export function keptColumns(entries: readonly Entry[], lines: readonly Uint8Array[]): KeptColumns | null {
+// The columns of `entries`, whose lines are `lines` and packed terms `terms` (in pieces); null
+// where this node has no CRC-32.
+export function keptColumns(entries: readonly Entry[], lines: readonly Uint8Array[], terms: readonly Uint8Array[]): KeptColumns | null {
   const crc32 = zlibCrc32();
   if (crc32 === null) return null;
   let checksum = 0;
   for (const line of lines) checksum = crc32(line, checksum);
+  let termsChecksum = 0;
+  for (const piece of terms) termsChecksum = crc32(piece, termsChecksum);
   const facts = entries.map(candidateFacts);
   return {
     checksum,
+    termsChecksum,
     category: entries.map((entry) => entry.category[0]).join(""),
     scope: entries.map((entry) => entry.scope[0]).join(""),
     confidence: entries.map((entry) => entry.confidence[0]).join(""),
@@ -92,12 +98,12 @@ export function keptColumns(entries: readonly Entry[], lines: readonly Uint8Arra
   };
 }
 
-// The entries on `lines` (the cache file after its second line), read lazily with `columns`;
-// null when the lines are not those the columns were kept with (their checksum), are not
-// `count`, or a column is damaged.
-export function lazyEntries(lines: Buffer, columns: unknown, count: number): Entry[] | null {
+// The entries on `lines` (the cache file after its packed terms, `terms`), read lazily with
+// `columns`; null when the lines or the terms are not those the columns were kept with (their
+// checksums), the lines are not `count`, or a column is damaged.
+export function lazyEntries(lines: Buffer, columns: unknown, count: number, terms: Uint8Array): Entry[] | null {
   const crc32 = zlibCrc32();
-  if (crc32 === null || !isKeptColumns(columns, count) || crc32(lines) !== columns.checksum) return null;
+  if (crc32 === null || !isKeptColumns(columns, count) || crc32(lines) !== columns.checksum || crc32(terms) !== columns.termsChecksum) return null;
   const file = { lines, columns };
   const entries: Entry[] = [];
   for (let start = 0; start < lines.length; ) {
@@ -116,6 +122,7 @@ function isKeptColumns(value: unknown, count: number): value is KeptColumns {
   const list = (items: unknown, valid: (item: unknown) => boolean) => Array.isArray(items) && items.length === count && items.every(valid);
   return (
     Number.isSafeInteger(columns.checksum) &&
+    Number.isSafeInteger(columns.termsChecksum) &&
     letters(columns.category, /^[ahp]*$/) &&
     letters(columns.scope, /^[lg]*$/) &&
     letters(columns.confidence, /^[hml]*$/) &&
