@@ -219,7 +219,7 @@ export class LazyRelevanceIndex implements RelevanceIndexReader {
       const place = places[position]! * 3;
       for (let field = 0; field < 3; field++) lengths[position * 3 + field] = starts[place + field + 1]! - starts[place + field]!;
     }
-    const weights = fieldWordWeights((at) => lengths[at]!, documents, this.weights);
+    const weights = fieldWordWeights(lengths, documents, this.weights);
     return (this.wordsMade = { packs, packOf, places, weights });
   }
 }

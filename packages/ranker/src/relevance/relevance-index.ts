@@ -269,7 +269,9 @@ export function buildRelevanceIndex<T extends Pick<Entry, "name" | "description"
     }
   });
   starts[entries.length * 3] = used;
-  const wordWeights = fieldWordWeights((at) => starts[at + 1]! - starts[at]!, entries.length, weights);
+  const lengths = new Uint32Array(entries.length * 3);
+  for (let at = 0; at < lengths.length; at++) lengths[at] = starts[at + 1]! - starts[at]!;
+  const wordWeights = fieldWordWeights(lengths, entries.length, weights);
 
   // An entry's weighted counts are summed in `counts` by number (its terms listed in `met` in the
   // order they come, as a per-entry Map would keep them; `metBy` holds the position + 1 of the
@@ -336,21 +338,21 @@ export function buildRelevanceIndex<T extends Pick<Entry, "name" | "description"
 /**
  * What each word of an entry's field adds to its term's count (BM25F's pseudo-frequency): the
  * field's weight, normalised by the field's length against its average over all `documents`
- * entries. `length(entry * 3 + field)` gives a field's number of words; the weights are laid out
+ * entries. `lengths[entry * 3 + field]` is a field's number of words; the weights are laid out
  * the same. The one place the index's weights are worked out: the built index and the lazy one
  * (`lazyRelevanceIndex`) sum the same numbers.
  *
  * @example
- * fieldWordWeights((at) => [2, 10, 0][at % 3]!, 1, DEFAULT_INDEX_WEIGHTS); // [1.5, 1, 0.6]
+ * fieldWordWeights([2, 10, 0], 1, DEFAULT_INDEX_WEIGHTS); // [1.5, 1, 0.6]
  */
-export function fieldWordWeights(length: (at: number) => number, documents: number, weights: IndexWeights): Float64Array {
-  const lengths = [0, 0, 0];
-  for (let at = 0; at < documents * 3; at++) lengths[at % 3]! += length(at);
-  const averages = lengths.map((total) => Math.max(1, total / Math.max(1, documents)));
+export function fieldWordWeights(lengths: ArrayLike<number>, documents: number, weights: IndexWeights): Float64Array {
+  const totals = [0, 0, 0];
+  for (let at = 0; at < documents * 3; at++) totals[at % 3]! += lengths[at]!;
+  const averages = totals.map((total) => Math.max(1, total / Math.max(1, documents)));
   const fieldWeights = [weights.name, weights.description, weights.metadata];
   const b = weights.lengthNormalization;
   const result = new Float64Array(documents * 3);
-  for (let at = 0; at < documents * 3; at++) result[at] = fieldWeights[at % 3]! / (1 - b + (b * length(at)) / averages[at % 3]!);
+  for (let at = 0; at < documents * 3; at++) result[at] = fieldWeights[at % 3]! / (1 - b + (b * lengths[at]!) / averages[at % 3]!);
   return result;
 }
 

@@ -20,8 +20,10 @@ function realSources(): { projectRoot: string; globalStoreDir: string; cache: En
   const globalStoreDir = join(root, "store");
   cpSync(join(CORPORA, "iflow-kb-2026-04/docs/knowledge-bank"), join(projectRoot, "docs/knowledge-bank"), { recursive: true });
   cpSync(join(CORPORA, "global-store-example"), globalStoreDir, { recursive: true });
-  // Files written just now have not settled; a clock a minute ahead says they have.
-  return { projectRoot, globalStoreDir, cache: { dir: join(globalStoreDir, ".cache"), salt: "test 1", now: () => Date.now() + 60_000 } };
+  // Files written just now have not settled; a clock a minute ahead says they have. Every file is
+  // kept as a small one (read whole: `largeFileBytes` above the bank's sizes), which this suite
+  // covers; large ones, read lazily, have their own (entry-file-cache.lazy.test.ts).
+  return { projectRoot, globalStoreDir, cache: { dir: join(globalStoreDir, ".cache"), salt: "test 1", now: () => Date.now() + 60_000, largeFileBytes: 1024 * 1024 } };
 }
 
 const cacheFiles = (cache: EntryFileCache): string[] => {
