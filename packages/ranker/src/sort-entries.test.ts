@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { makeEntry } from "./__fixtures__/make-entry.js";
-import { sortEntries } from "./sort-entries.js";
+import { entryOrders, sortEntries } from "./sort-entries.js";
 
 const names = (entries: { name: string }[]) => entries.map((entry) => entry.name);
 
@@ -32,6 +32,28 @@ describe("sortEntries", () => {
   it("is stable for entries equal in every key", () => {
     const entries = ["a", "b", "c"].map((name) => makeEntry({ name, lastObserved: "2026-01-01T00:00:00Z" }));
     expect(names(sortEntries(entries))).toEqual(["a", "b", "c"]);
+  });
+});
+
+describe("entryOrders", () => {
+  it("gives each entry's place in sortEntries' order and in recency order (500 random banks)", () => {
+    const entry = fc.record({
+      observationCount: fc.integer({ min: 0, max: 4 }),
+      confidence: fc.constantFrom("high" as const, "medium" as const, "low" as const),
+      lastObserved: fc.constantFrom(null, "2026-01-01T00:00:00Z", "2026-02-01", "Feature #3", "2026-02-01T00:00:00+01:00"),
+      filePosition: fc.integer({ min: 1, max: 4 }),
+    });
+    fc.assert(
+      fc.property(fc.array(entry, { maxLength: 60 }), (fields) => {
+        const entries = fields.map((field, index) => makeEntry({ name: `e${index}`, ...field }));
+        const orders = entryOrders(entries);
+        const placed = (places: Int32Array) => entries.map((_, at) => at).sort((a, b) => places[a]! - places[b]!).map((at) => entries[at]!.name);
+        expect(placed(orders.order)).toEqual(names(sortEntries(entries)));
+        // Recency alone: what sortEntries gives when every count and confidence are the same.
+        expect(placed(orders.recency)).toEqual(names(sortEntries(entries.map((one) => ({ ...one, observationCount: 1, confidence: "high" as const })))));
+      }),
+      { numRuns: 500 },
+    );
   });
 });
 

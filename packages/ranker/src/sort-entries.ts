@@ -74,8 +74,25 @@ export interface EntryOrders {
  * orders.order[0]; // 0 when candidates[0] comes first in today's order
  */
 export function entryOrders(entries: readonly Entry[]): EntryOrders {
-  const keys = entries.map(priorityKey);
-  return { order: placesOf([...keys].sort(comparePriority)), recency: placesOf(keys.sort(compareRecency)) };
+  const byRecency = entries.map(priorityKey).sort(compareRecency);
+  return { order: placesOf(byPriority(byRecency)), recency: placesOf(byRecency) };
+}
+
+// Keys in recency order (`compareRecency`) put in today's order (`comparePriority`): grouped, in
+// that order, by observation count and confidence — what `comparePriority` compares before
+// recency — without comparing thousands of keys again (a bank holds a few counts).
+function byPriority<T>(byRecency: readonly PriorityKey<T>[]): PriorityKey<T>[] {
+  const groups = new Map<number, PriorityKey<T>[][]>();
+  for (const key of byRecency) {
+    // A count or a confidence comparePriority would not order as numbers: compared, then.
+    if (!Number.isFinite(key.count) || !(key.confidence >= 1 && key.confidence <= 3)) return [...byRecency].sort(comparePriority);
+    let group = groups.get(key.count);
+    if (group === undefined) groups.set(key.count, (group = [[], [], [], []]));
+    group[key.confidence]!.push(key);
+  }
+  const ordered: PriorityKey<T>[] = [];
+  for (const count of [...groups.keys()].sort((a, b) => b - a)) for (const confidence of [3, 2, 1]) for (const key of groups.get(count)![confidence]!) ordered.push(key);
+  return ordered;
 }
 
 function placesOf<T>(sorted: readonly PriorityKey<T>[]): Int32Array {
