@@ -121,7 +121,7 @@ describe("updateSettingsFile with comments (Gemini CLI's settings)", () => {
     const path = file("// mine\n{}\n");
     await updateSettingsFile(path, () => ({ settings: after, changed: true }), { comments: true });
     expect(read(path)).toEqual(after);
-    expect(Object.keys(read(path))).toEqual(["a", "__proto__"]);
+    expect(Object.keys(read(path) as object)).toEqual(["a", "__proto__"]);
     expect(readFileSync(path, "utf8").startsWith("// mine\n")).toBe(true);
   });
 
