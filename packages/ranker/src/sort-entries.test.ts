@@ -5,6 +5,14 @@ import { entryOrders, sortEntries } from "./sort-entries.js";
 
 const names = (entries: { name: string }[]) => entries.map((entry) => entry.name);
 
+// The fields the orders read, drawn from few values: ties at every key.
+const entryFields = fc.record({
+  observationCount: fc.integer({ min: 0, max: 4 }),
+  confidence: fc.constantFrom("high" as const, "medium" as const, "low" as const),
+  lastObserved: fc.constantFrom(null, "2026-01-01T00:00:00Z", "2026-02-01", "Feature #3", "2026-02-01T00:00:00+01:00"),
+  filePosition: fc.integer({ min: 1, max: 4 }),
+});
+
 describe("sortEntries", () => {
   it("puts higher observation counts first", () => {
     expect(names(sortEntries([makeEntry({ name: "one" }), makeEntry({ name: "five", observationCount: 5 })]))).toEqual(["five", "one"]);
@@ -37,14 +45,8 @@ describe("sortEntries", () => {
 
 describe("entryOrders", () => {
   it("gives each entry's place in sortEntries' order and in recency order (500 random banks)", () => {
-    const entry = fc.record({
-      observationCount: fc.integer({ min: 0, max: 4 }),
-      confidence: fc.constantFrom("high" as const, "medium" as const, "low" as const),
-      lastObserved: fc.constantFrom(null, "2026-01-01T00:00:00Z", "2026-02-01", "Feature #3", "2026-02-01T00:00:00+01:00"),
-      filePosition: fc.integer({ min: 1, max: 4 }),
-    });
     fc.assert(
-      fc.property(fc.array(entry, { maxLength: 60 }), (fields) => {
+      fc.property(fc.array(entryFields, { maxLength: 60 }), (fields) => {
         const entries = fields.map((field, index) => makeEntry({ name: `e${index}`, ...field }));
         const orders = entryOrders(entries);
         const placed = (places: Int32Array) => entries.map((_, at) => at).sort((a, b) => places[a]! - places[b]!).map((at) => entries[at]!.name);
@@ -58,16 +60,10 @@ describe("entryOrders", () => {
 });
 
 describe("sortEntries with a limit", () => {
-  const entry = fc.record({
-    observationCount: fc.integer({ min: 1, max: 3 }),
-    confidence: fc.constantFrom("high" as const, "medium" as const, "low" as const),
-    lastObserved: fc.constantFrom(null, "2026-01-01T00:00:00Z", "2026-02-01", "Feature #3", "2026-02-01T00:00:00+01:00"),
-    filePosition: fc.integer({ min: 1, max: 4 }),
-  });
 
   it("gives the first `limit` entries of the full order, ties and all", () => {
     fc.assert(
-      fc.property(fc.array(entry, { maxLength: 60 }), fc.integer({ min: 0, max: 70 }), (fields, limit) => {
+      fc.property(fc.array(entryFields, { maxLength: 60 }), fc.integer({ min: 0, max: 70 }), (fields, limit) => {
         const entries = fields.map((field, index) => makeEntry({ name: `e${index}`, ...field }));
         expect(names(sortEntries(entries, limit))).toEqual(names(sortEntries(entries)).slice(0, limit));
       }),
