@@ -146,6 +146,8 @@ describe("a large file's kept entries", () => {
       withColumns({ category: `x${meta.columns.category.slice(1)}` }),
       withColumns({ sourceItems: [0.5, ...meta.columns.sourceItems.slice(1)] }),
       withColumns({ tags: "universal" }),
+      withColumns({ tags: ["universal", ...(meta.columns.tags as unknown[]).slice(1)] }),
+      withColumns({ lastObserved: [7, ...(meta.columns.lastObserved as unknown[]).slice(1)] }),
       withColumns({ termsChecksum: "0" }),
       keptCacheFileBytes({ ...kept, lines: kept.lines.slice(1) }),
       // A word of the packed terms changed (still a position of the vocabulary), their checksum not.
