@@ -106,4 +106,3 @@ export function removeCommandHook(settings: Record<string, unknown>, event: stri
   const { hooks: _empty, ...rest } = settings;
   return { settings: rest, outcome: "removed" };
 }
-

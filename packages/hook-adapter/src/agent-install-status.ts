@@ -76,7 +76,6 @@ function readJson(path: string, unreadable: string[], comments = false): Record<
   return null;
 }
 
-
 const AGENT_TITLES: Record<AgentName, string> = { claude: "Claude Code", codex: "Codex CLI", gemini: "Gemini CLI" };
 
 /**

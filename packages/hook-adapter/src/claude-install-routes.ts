@@ -56,7 +56,6 @@ function readSettings(path: string): Record<string, unknown> | null {
   }
 }
 
-
 /**
  * `doctor`'s check of how iflow-memory is installed into Claude Code: ok with one route (or none:
  * nothing to check), a problem with both — the plugin and `setup claude` — since Claude Code then

@@ -159,4 +159,3 @@ function sameServer(current: Record<string, unknown>, server: CodexMcpServer): b
 function tomlString(value: string): string {
   return JSON.stringify(value);
 }
-

@@ -69,4 +69,3 @@ export function removeGeminiMcpServer(settings: Record<string, unknown>): { sett
   const { mcpServers: _servers, ...others } = settings;
   return { settings: others, outcome: "removed" };
 }
-
