@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import { makeEntry } from "../__fixtures__/make-entry.js";
 import { entryOrders } from "../sort-entries.js";
 import { GATE_EXPONENT, GATE_VOCABULARY, knownShareGate, rankEntries, rankingOf } from "./rank-entries.js";
-import { buildRelevanceIndex } from "./relevance-index.js";
+import { queryTerms } from "./query-terms.js";
+import { buildRelevanceIndex, termPostings } from "./relevance-index.js";
 
 const retries = makeEntry({ name: "Retry Embedding Calls With Backoff", description: "Embedding calls time out under load; retry them with exponential backoff and a timeout.", metadataText: "- Instead: Wrap every embedding call in the retry helper\n- Source: Feature #034" });
 const hooks = makeEntry({ name: "Keep Session Hooks Fast", description: "A slow session-start hook delays every session; measure its start-up.", category: "heuristics" });
@@ -151,6 +152,36 @@ describe("rankEntries with entryOrders computed beforehand", () => {
         },
       ),
       { numRuns: 500 },
+    );
+  });
+});
+
+describe("rankingOf's reasons", () => {
+  const WORDS = ["retry", "timeout", "embedding", "cache", "lock", "schema", "migration", "review", "worktree", "hook", "token", "deadline"];
+
+  it("gives each ranked entry the query's terms it holds, strongest first, as a scan of every term's postings finds them (300 random banks and queries)", () => {
+    fc.assert(
+      fc.property(fc.array(fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 6 }), { minLength: 1, maxLength: 60 }), fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 6 }), (specs, query) => {
+        const entries = specs.map((words, at) => makeEntry({ name: `Entry ${at}`, description: `${words.join(" ")} (${at}).` }));
+        const index = buildRelevanceIndex(entries);
+        const options = { index, floor: { minimumKnownShare: 0, minimum: 0, relativeToBest: 0, minimumTerms: 1, minimumCoverage: 0 } };
+        const saturation = 1.2;
+        for (const item of rankEntries(entries, { text: query.join(" ") }, options)) {
+          const position = entries.indexOf(item.entry);
+          const reasons: Array<[string, number]> = [];
+          for (const [term, weight] of queryTerms({ text: query.join(" ") })) {
+            const postings = termPostings(index, term);
+            const holding = postings.length / 2;
+            const idf = Math.log(1 + (index.documents - holding + 0.5) / (holding + 0.5));
+            for (let at = 0; at < postings.length; at += 2) {
+              const count = postings[at + 1]!;
+              if (postings[at] === position) reasons.push([term, weight * idf * ((count * (saturation + 1)) / (count + saturation))]);
+            }
+          }
+          expect(item.matchedTerms).toEqual(reasons.sort((a, b) => b[1] - a[1]).map(([term]) => term));
+        }
+      }),
+      { numRuns: 300 },
     );
   });
 });

@@ -232,32 +232,35 @@ export function rankingOf<T extends Entry>(entries: readonly T[], query: Relevan
   }
   const compare = (a: number, b: number) => score[b]! - score[a]! || order[a]! - order[b]!;
 
-  // The entries at `positions`, each with the terms it holds and what each gave it (the reason, strongest first).
-  const ranked = (positions: readonly number[]): RankedEntry<T>[] => {
-    const at = new Int32Array(entries.length).fill(-1);
-    const reasons: Array<Array<[string, number]>> = [];
-    positions.forEach((position, rank) => {
-      at[position] = rank;
-      reasons.push([]);
-    });
+  // The query's terms the entry at `position` holds, by what each gave it (the reason, strongest
+  // first): each found in its term's postings by halving (their positions ascend), when first
+  // asked for — a plan reads the reasons of the few entries it shows, not of the hundreds it ranks.
+  const reasonsOf = (position: number): string[] => {
+    const reasons: Array<[string, number]> = [];
     for (const { term, weight, idf, postings } of scored) {
-      for (let next = 0; next < postings.length; next += 2) {
-        const rank = at[postings[next]!]!;
-        if (rank < 0) continue;
-        const count = postings[next + 1]!;
-        reasons[rank]!.push([term, weight * idf * ((count * (saturation + 1)) / (count + saturation))]);
-      }
+      const at = postingAt(postings, position);
+      if (at < 0) continue;
+      const count = postings[at + 1]!;
+      reasons.push([term, weight * idf * ((count * (saturation + 1)) / (count + saturation))]);
     }
-    return positions.map((position, rank) => ({
-      entry: entries[position]!,
-      score: score[position]!,
-      relevance: relevance[position]!,
-      prominence: prominence[position]!,
-      feedbackFactor: feedbackFactor[position]!,
-      matchedTerms: reasons[rank]!.sort((a, b) => b[1] - a[1]).map(([term]) => term),
-      coverage: covered[position]! / queryWeight,
-    }));
+    return reasons.sort((a, b) => b[1] - a[1]).map(([term]) => term);
   };
+  // The entries at `positions`, each with its score and its reasons.
+  const ranked = (positions: readonly number[]): RankedEntry<T>[] =>
+    positions.map((position) => {
+      let matchedTerms: string[] | undefined;
+      return {
+        entry: entries[position]!,
+        score: score[position]!,
+        relevance: relevance[position]!,
+        prominence: prominence[position]!,
+        feedbackFactor: feedbackFactor[position]!,
+        get matchedTerms() {
+          return (matchedTerms ??= reasonsOf(position));
+        },
+        coverage: covered[position]! / queryWeight,
+      };
+    });
   // The longest beginning read so far: a shorter one is a part of it.
   let read: RankedEntry<T>[] = [];
   let readAll = false;
@@ -330,6 +333,18 @@ function matchQuery(documents: number, terms: ReadonlyMap<string, number>, index
   return match;
 }
 const LAST_MATCH = new WeakMap<AnyRelevanceIndex, { documents: number; saturation: number; terms: ReadonlyMap<string, number>; match: QueryMatch }>();
+
+// Where the entry at `position` is in `postings` (position, count, position, …; positions ascending), or -1.
+function postingAt(postings: readonly number[], position: number): number {
+  let low = 0;
+  let high = postings.length / 2;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (postings[middle * 2]! < position) low = middle + 1;
+    else high = middle;
+  }
+  return low * 2 < postings.length && postings[low * 2] === position ? low * 2 : -1;
+}
 
 function sameTerms(a: ReadonlyMap<string, number>, b: ReadonlyMap<string, number>): boolean {
   if (a.size !== b.size) return false;

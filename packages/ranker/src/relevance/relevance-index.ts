@@ -363,8 +363,9 @@ function grown<T extends Float64Array | Int32Array>(array: T): T {
 }
 
 /**
- * The entries holding `term` and its weighted count in each: [position, count, position, count, …];
- * [] for a term no entry holds (names of Object.prototype included).
+ * The entries holding `term` and its weighted count in each: [position, count, position, count, …],
+ * positions ascending (every index is built in the entries' order); [] for a term no entry holds
+ * (names of Object.prototype included).
  *
  * @example
  * termPostings(buildRelevanceIndex(entries), "retri"); // [3, 1.42, 17, 0.88]

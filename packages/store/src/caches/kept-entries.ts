@@ -5,7 +5,7 @@ import { CATEGORY_LETTERS, CONFIDENCE_LETTERS, LazyEntry, SCOPE_LETTERS } from "
 
 // A large file's entries as its cache keeps them to be read lazily: columns of what every read
 // asks of every entry beside their lines (`keptColumns`), and the entries made from them
-// (`lazyEntries`), each parsing its own line at first use (`KeptEntry`).
+// (`lazyEntries`), each parsing its own line at first use (`keptEntries`).
 
 /** Where a kept entry's line is (newline included) in the bytes of the cache it was read lazily from. */
 export interface KeptSpan {
@@ -14,7 +14,7 @@ export interface KeptSpan {
   end: number;
 }
 
-// Where an entry read lazily (`KeptEntry`) carries its `KeptSpan` (one symbol for every bundle:
+// Where an entry read lazily (`keptEntries`) carries its `KeptSpan` (one symbol for every bundle:
 // one reads the entries, another writes them).
 const KEPT_SPAN: unique symbol = /* @__PURE__ */ Symbol.for("iflow-memory: kept entry span") as never;
 
@@ -45,7 +45,7 @@ export function isEntry(value: unknown): value is Entry {
 }
 
 /**
- * What is read of every kept entry of a large file without parsing its line (`KeptEntry`): the
+ * What is read of every kept entry of a large file without parsing its line (`keptEntries`): the
  * fields a ranking and today's order read, its tags and `CandidateFacts`, one list per field;
  * and the CRC-32 of the entries' lines, checked before any of them is trusted unread, and of
  * their packed terms, whose words are then not checked one by one (`PackedTerms.unpack`).
@@ -104,15 +104,21 @@ export function keptColumns(entries: readonly Entry[], lines: readonly Uint8Arra
 export function lazyEntries(lines: Buffer, columns: unknown, count: number, terms: Uint8Array): Entry[] | null {
   const crc32 = zlibCrc32();
   if (crc32 === null || !isKeptColumns(columns, count) || crc32(lines) !== columns.checksum || crc32(terms) !== columns.termsChecksum) return null;
-  const file = { lines, columns };
-  const entries: Entry[] = [];
+  // Where each line starts, and (last) where the last ends.
+  const starts = new Uint32Array(count + 1);
+  let at = 0;
   for (let start = 0; start < lines.length; ) {
     const end = lines.indexOf(10, start);
-    if (end < 0 || entries.length === count) return null;
-    entries.push(new KeptEntry(file, entries.length, start, end + 1));
+    if (end < 0 || at === count) return null;
+    starts[at++] = start;
     start = end + 1;
+    starts[at] = start;
   }
-  return entries.length === count ? entries : null;
+  if (at !== count) return null;
+  const KeptEntry = keptEntries(lines, columns, starts);
+  const entries: Entry[] = new Array<Entry>(count);
+  for (let place = 0; place < count; place++) entries[place] = new KeptEntry(place);
+  return entries;
 }
 
 function isKeptColumns(value: unknown, count: number): value is KeptColumns {
@@ -142,69 +148,74 @@ function isKeptColumns(value: unknown, count: number): value is KeptColumns {
 }
 
 /**
- * A kept entry of a large file: what its file's columns hold of it is read from them (each field
- * a getter: making thousands of entries copies nothing), the rest from its line, parsed when a
- * field the columns lack is first asked for (its name, description, metadata…): a start after an
- * edit ranks thousands of entries and shows twenty. Its line was checked with the others (the
- * columns' checksum) before it was made. Made in a call marked pure: a class with computed members
- * is code a bundle keeps even where it is unused.
+ * The kept entries of a large file: what its file's columns hold of one is read from them (each
+ * field a getter: making thousands of entries copies nothing), the rest from its line, parsed when
+ * a field the columns lack is first asked for (its name, description, metadata…): a start after
+ * an edit ranks thousands of entries and shows twenty. Its line was checked with the others (the
+ * columns' checksum) before it was made. One field, its place: what the entries share is the
+ * class's, made for the file (a field each for the file and the line's bounds cost a new process
+ * making 5,000 of them a millisecond more).
  */
-const KeptEntry = /* @__PURE__ */ (() =>
-  class KeptEntry extends LazyEntry implements Entry {
-    readonly #file: { lines: Buffer; columns: KeptColumns };
+function keptEntries(lines: Buffer, columns: KeptColumns, starts: Uint32Array): new (at: number) => Entry {
+  // Parsed or worked out for a few entries only: those shown, those whose facts a plan asks for.
+  const full = new Map<number, Entry>();
+  const facts = new Map<number, CandidateFacts>();
+  return class KeptEntry extends LazyEntry implements Entry {
     readonly #at: number;
-    readonly #start: number;
-    readonly #end: number;
-    #full: Entry | undefined;
-    #facts: CandidateFacts | undefined;
 
-    constructor(file: { lines: Buffer; columns: KeptColumns }, at: number, start: number, end: number) {
+    constructor(at: number) {
       super();
-      this.#file = file;
       this.#at = at;
-      this.#start = start;
-      this.#end = end;
     }
 
     get category(): Category {
-      return CATEGORY_LETTERS[this.#file.columns.category[this.#at]!]!;
+      return CATEGORY_LETTERS[columns.category[this.#at]!]!;
     }
     get scope(): Scope {
-      return SCOPE_LETTERS[this.#file.columns.scope[this.#at]!]!;
+      return SCOPE_LETTERS[columns.scope[this.#at]!]!;
     }
     get confidence(): Confidence {
-      return CONFIDENCE_LETTERS[this.#file.columns.confidence[this.#at]!]!;
+      return CONFIDENCE_LETTERS[columns.confidence[this.#at]!]!;
     }
     get observationCount(): number {
-      return this.#file.columns.observationCount[this.#at]!;
+      return columns.observationCount[this.#at]!;
     }
     get lastObserved(): string | null {
-      return this.#file.columns.lastObserved[this.#at]!;
+      return columns.lastObserved[this.#at]!;
     }
     get filePosition(): number {
-      return this.#file.columns.filePosition[this.#at]!;
+      return columns.filePosition[this.#at]!;
     }
     get contentHash(): string {
-      return this.#file.columns.contentHash[this.#at]!;
+      return columns.contentHash[this.#at]!;
     }
     get tags(): string[] {
-      return this.#file.columns.tags[this.#at]!;
+      return columns.tags[this.#at]!;
     }
     get [CANDIDATE_FACTS](): CandidateFacts {
-      const { columns } = this.#file;
-      return (this.#facts ??= { emptyDescription: columns.emptyDescription[this.#at] === "1", contested: columns.contested[this.#at] === "1", sourceItems: columns.sourceItems[this.#at]! });
+      const at = this.#at;
+      let fact = facts.get(at);
+      if (fact === undefined) {
+        fact = { emptyDescription: columns.emptyDescription[at] === "1", contested: columns.contested[at] === "1", sourceItems: columns.sourceItems[at]! };
+        facts.set(at, fact);
+      }
+      return fact;
     }
     get [KEPT_SPAN](): KeptSpan {
-      return { bytes: this.#file.lines, start: this.#start, end: this.#end };
+      return { bytes: lines, start: starts[this.#at]!, end: starts[this.#at + 1]! };
     }
 
     protected whole(): Entry {
-      if (this.#full === undefined) {
-        const entry = JSON.parse(this.#file.lines.toString("utf8", this.#start, this.#end - 1)) as unknown;
+      const at = this.#at;
+      let entry = full.get(at);
+      if (entry === undefined) {
+        const parsed = JSON.parse(lines.toString("utf8", starts[at], starts[at + 1]! - 1)) as unknown;
         // The line was checked (the columns' checksum) as kept from an entry: never otherwise.
-        if (!isEntry(entry)) throw new Error("a kept entry's line is not an entry although its checksum matched");
-        this.#full = entry;
+        if (!isEntry(parsed)) throw new Error("a kept entry's line is not an entry although its checksum matched");
+        entry = parsed;
+        full.set(at, entry);
       }
-      return this.#full;
+      return entry;
     }
-  })();
+  };
+}
