@@ -27,7 +27,7 @@ export { commitSubjectTopic } from "./relevance/commit-subject-topic.js";
 export type { QueryWeights, RelevanceQuery } from "./relevance/query-terms.js";
 export { queryKnownShare } from "./relevance/query-known-share.js";
 export { lazyRelevanceIndex, LazyRelevanceIndex } from "./relevance/lazy-relevance-index.js";
-export { buildRelevanceIndex, DEFAULT_INDEX_WEIGHTS, entryFieldTerms, indexTerms, metadataTopicText, numberedFieldTerms, numberTerms, termPostings } from "./relevance/relevance-index.js";
+export { buildRelevanceIndex, DEFAULT_INDEX_WEIGHTS, entryFieldTerms, indexTerms, metadataTopicText, numberedFieldTerms, numberTerms, postingNumbers, postingText, termPostings } from "./relevance/relevance-index.js";
 export type { AnyRelevanceIndex, EntryFieldTerms, IndexWeights, KnownTerms, NumberedTerms, RelevanceIndex, RelevanceIndexReader } from "./relevance/relevance-index.js";
 export { LITTLE_ENDIAN, PackedTerms } from "./relevance/packed-terms.js";
 export type { PackedEntryTerms } from "./relevance/packed-terms.js";

@@ -6,6 +6,7 @@ import {
   entryFieldTerms,
   fieldWordWeights,
   numberTerms,
+  postingText,
   termPostings,
   type IndexWeights,
   type KnownTerms,
@@ -67,10 +68,7 @@ export class LazyRelevanceIndex implements RelevanceIndexReader {
 
   read(term: string): string {
     if (this.built !== undefined) return this.built.postings[term]!;
-    const postings = this.worked(term);
-    const texts: string[] = [];
-    for (let at = 0; at < postings.length; at += 2) texts.push(`${postings[at]!.toString(36)}:${postings[at + 1]!.toString(36)}`);
-    return texts.join(",");
+    return postingText(this.worked(term));
   }
 
   /** A term's postings as `termPostings` decodes them from `read`'s text (worked out as numbers, not made into text). */

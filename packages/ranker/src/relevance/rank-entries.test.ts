@@ -114,6 +114,19 @@ describe("rankEntries with entryOrders computed beforehand", () => {
     );
   });
 
+  it("ranks exactly as without them under a floor that leaves matching entries out (recency counted among all that match; 500 random banks and queries)", () => {
+    fc.assert(
+      fc.property(fc.array(entryArbitrary, { minLength: 1, maxLength: 40 }), fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 4 }), fc.constantFrom(0.2, 0.5, 0.8), (specs, query, relativeToBest) => {
+        const entries = specs.map((spec, at) =>
+          makeEntry({ name: `Entry ${at}`, description: `${spec.words.join(" ")} (${at}).`, observationCount: spec.observationCount, confidence: spec.confidence, lastObserved: spec.lastObserved, filePosition: spec.filePosition }),
+        );
+        const options = { index: buildRelevanceIndex(entries), floor: { minimumKnownShare: 0, minimum: 0.3, relativeToBest, minimumTerms: 1, minimumCoverage: 0 } };
+        expect(rankEntries(entries, { text: query.join(" ") }, { ...options, orders: entryOrders(entries) })).toEqual(rankEntries(entries, { text: query.join(" ") }, options));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   it("gives the first of that ranking when asked for so many, with or without them (500 random banks, queries and limits)", () => {
     fc.assert(
       fc.property(fc.array(entryArbitrary, { minLength: 1, maxLength: 40 }), fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 4 }), fc.integer({ min: 0, max: 45 }), (specs, query, limit) => {

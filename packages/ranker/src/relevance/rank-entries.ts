@@ -204,18 +204,16 @@ export function rankingOf<T extends Entry>(entries: readonly T[], query: Relevan
       recency[position] = local.recency[at]!;
     });
   } else {
-    // Places among the matching entries: their places among all, counted out (each place is one entry's).
+    // Recency among the matching entries: how many of them are more recent, found by halving in
+    // their places among all, sorted (each place is one entry's). Only the passing entries' are
+    // read (below): worked out for them alone, never a pass over every entry.
     const global = options.orders;
-    const held = new Uint8Array(entries.length);
-    for (const position of matchedPositions) held[global.recency[position]!] = 1;
-    const below = new Int32Array(entries.length);
-    for (let place = 0, count = 0; place < held.length; place++) {
-      below[place] = count;
-      count += held[place]!;
-    }
-    for (const position of matchedPositions) {
+    const places = new Int32Array(matchedPositions.length);
+    for (let at = 0; at < places.length; at++) places[at] = global.recency[matchedPositions[at]!]!;
+    places.sort();
+    for (const position of passing) {
       order[position] = global.order[position]!;
-      recency[position] = below[global.recency[position]!]!;
+      recency[position] = placeAmong(places, global.recency[position]!);
     }
   }
   const last = Math.max(1, matchedPositions.length - 1);
@@ -333,6 +331,18 @@ function matchQuery(documents: number, terms: ReadonlyMap<string, number>, index
   return match;
 }
 const LAST_MATCH = new WeakMap<AnyRelevanceIndex, { documents: number; saturation: number; terms: ReadonlyMap<string, number>; match: QueryMatch }>();
+
+// Where `place` is in `places` (ascending, distinct), which it is among.
+function placeAmong(places: Int32Array, place: number): number {
+  let low = 0;
+  let high = places.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (places[middle]! < place) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
 
 // Where the entry at `position` is in `postings` (position, count, position, …; positions ascending), or -1.
 function postingAt(postings: readonly number[], position: number): number {

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { INDEX_WORDS, indexEntryArbitrary, indexWeightsArbitrary } from "../__fixtures__/index-arbitraries.js";
 import { makeEntry } from "../__fixtures__/make-entry.js";
-import { buildRelevanceIndex, entryFieldTerms, metadataTopicText, numberedFieldTerms, numberTerms, type IndexWeights, type NumberedTerms } from "./relevance-index.js";
+import { buildRelevanceIndex, entryFieldTerms, metadataTopicText, numberedFieldTerms, numberTerms, postingNumbers, postingText, termPostings, type IndexWeights, type NumberedTerms } from "./relevance-index.js";
 import { tokenizeText } from "./tokenize-text.js";
 
 // BM25F's pseudo-frequencies as the index defines them, written plainly (a Map per entry, a
@@ -26,6 +26,23 @@ function plainIndex(entries: readonly ReturnType<typeof makeEntry>[], weights: I
   });
   return Object.entries(Object.fromEntries([...lists].map(([term, list]) => [term, list.join(",")])));
 }
+
+describe("postingNumbers / postingText", () => {
+  it("read a term's postings text as numbers (counts in hundredths, positions ascending) and write it back, for every term of random banks (200)", () => {
+    fc.assert(
+      fc.property(fc.array(indexEntryArbitrary, { minLength: 1, maxLength: 30 }), (entries) => {
+        const index = buildRelevanceIndex(entries);
+        for (const [term, text] of Object.entries(index.postings)) {
+          const numbers = postingNumbers(text);
+          expect(postingText(numbers)).toBe(text);
+          expect(numbers.map((number, at) => (at % 2 === 0 ? number : number / 100))).toEqual(termPostings(index, term));
+          for (let at = 2; at < numbers.length; at += 2) expect(numbers[at]).toBeGreaterThan(numbers[at - 2]!);
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
 
 describe("buildRelevanceIndex", () => {
   it("gives each term the postings of BM25F's definition, to the byte and in the order the terms are first met (300 random banks and weights, zero weights too)", () => {

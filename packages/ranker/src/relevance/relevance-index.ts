@@ -382,14 +382,39 @@ export function termPostings(index: AnyRelevanceIndex, term: string): readonly n
   }
   const known = decoded.get(term);
   if (known !== undefined) return known;
-  const text = "read" in index ? index.read(term) : index.postings[term]!;
-  const result: number[] = [];
-  for (const posting of text.split(",")) {
-    const colon = posting.indexOf(":");
-    result.push(Number.parseInt(posting.slice(0, colon), 36), Number.parseInt(posting.slice(colon + 1), 36) / 100);
-  }
+  const result = postingNumbers("read" in index ? index.read(term) : index.postings[term]!);
+  for (let at = 1; at < result.length; at += 2) result[at] = result[at]! / 100;
   decoded.set(term, result);
   return result;
+}
+
+/**
+ * A term's postings text (as `RelevanceIndex.postings` holds it) as numbers: [position, count in
+ * hundredths, position, …]. `postingText` writes them back.
+ *
+ * @example
+ * postingNumbers("3:8e,h:2g"); // [3, 302, 17, 88]
+ */
+export function postingNumbers(text: string): number[] {
+  const numbers: number[] = [];
+  for (const posting of text.split(",")) {
+    const colon = posting.indexOf(":");
+    numbers.push(Number.parseInt(posting.slice(0, colon), 36), Number.parseInt(posting.slice(colon + 1), 36));
+  }
+  return numbers;
+}
+
+/**
+ * Postings as numbers (`postingNumbers`' [position, count in hundredths, …]) as the text a
+ * `RelevanceIndex` holds.
+ *
+ * @example
+ * postingText([3, 302, 17, 88]); // "3:8e,h:2g"
+ */
+export function postingText(numbers: ArrayLike<number>): string {
+  const texts: string[] = [];
+  for (let at = 0; at < numbers.length; at += 2) texts.push(`${numbers[at]!.toString(36)}:${numbers[at + 1]!.toString(36)}`);
+  return texts.join(",");
 }
 
 const DECODED = new WeakMap<AnyRelevanceIndex, Map<string, readonly number[]>>();

@@ -6,15 +6,16 @@ import { prepareSessionInjection } from "../prepare-session-injection.js";
 import { decodeRankingCache, encodeRankingCache } from "./ranking-cache-file.js";
 
 const sources = { projectRoot: join(CORPORA_DIR, "iflow-kb-2026-04"), globalStoreDir: join(CORPORA_DIR, "global-store-example") };
-// A cache file's parts: its header, its lines of text (the entries', the postings'), the columns that end it.
-function parts(bytes: Uint8Array): { header: Record<string, unknown>; lines: string[]; columns: Buffer } {
+// A cache file's parts: its header, the entries' lines (and an empty one after the last's newline), the postings (8 bytes each, and a newline), the columns that end it.
+function parts(bytes: Uint8Array): { header: Record<string, unknown>; lines: string[]; postings: Buffer; columns: Buffer } {
   const file = Buffer.from(bytes);
   const newline = file.indexOf(10);
   const header = JSON.parse(file.toString("utf8", 0, newline)) as Record<string, unknown>;
   const columnsStart = file.length - (header.columns as number);
-  return { header, lines: file.toString("utf8", newline + 1, columnsStart).split("\n"), columns: file.subarray(columnsStart) };
+  const postingsStart = columnsStart - (header.postingStarts as number[]).at(-1)! * 8 - 1;
+  return { header, lines: file.toString("utf8", newline + 1, postingsStart).split("\n"), postings: file.subarray(postingsStart, columnsStart), columns: file.subarray(columnsStart) };
 }
-const joined = ({ header, lines, columns }: ReturnType<typeof parts>) => Buffer.concat([Buffer.from(`${JSON.stringify(header)}\n${lines.join("\n")}`), columns]);
+const joined = ({ header, lines, postings, columns }: ReturnType<typeof parts>) => Buffer.concat([Buffer.from(`${JSON.stringify(header)}\n${lines.join("\n")}`), postings, columns]);
 
 describe("encodeRankingCache / decodeRankingCache", () => {
   it("gives back every entry of the real bank as it was, and the same index", async () => {
@@ -71,9 +72,9 @@ describe("encodeRankingCache / decodeRankingCache", () => {
     const intact = decodeRankingCache(file, "f")!;
     expect(intact.candidates.map((entry) => entry.name)).toEqual(candidates.map((entry) => entry.name));
     // Every entry's line broken (same length: the offsets hold): names are still read, the rest is not.
-    const { header, lines, columns } = parts(file);
-    const brokenLines = lines.map((line, at) => (at < lines.length - 2 ? "x".repeat(Buffer.byteLength(line)) : line));
-    const broken = decodeRankingCache(joined({ header, lines: brokenLines, columns }), "f")!.candidates;
+    const whole = parts(file);
+    const brokenLines = whole.lines.map((line, at) => (at < whole.lines.length - 1 ? "x".repeat(Buffer.byteLength(line)) : line));
+    const broken = decodeRankingCache(joined({ ...whole, lines: brokenLines }), "f")!.candidates;
     expect(broken.map((entry) => entry.name)).toEqual(candidates.map((entry) => entry.name));
     expect(() => broken[0]!.description).toThrow(SyntaxError);
   });
@@ -98,12 +99,47 @@ describe("encodeRankingCache / decodeRankingCache", () => {
       { ...whole.header, hashWidth: 0 },
       { ...whole.header, hashWidth: 8 },
       { ...whole.header, littleEndian: !whole.header.littleEndian },
-      { ...whole.header, termStarts: (whole.header.termStarts as number[]).slice(1) },
+      { ...whole.header, postingStarts: (whole.header.postingStarts as number[]).slice(1) },
+      { ...whole.header, postingStarts: [...(whole.header.postingStarts as number[]).slice(0, -1), (whole.header.postingStarts as number[]).at(-1)! + 1] },
     ]) {
       expect(decodeRankingCache(joined({ ...whole, header }), "f")).toBeNull();
     }
     expect(decodeRankingCache(joined({ ...whole, columns: whole.columns.subarray(1) }), "f")).toBeNull();
     expect(decodeRankingCache(joined({ ...whole, lines: [...whole.lines.slice(0, -2), `${whole.lines.at(-2)}x`, ""] }), "f")).toBeNull();
+  });
+
+  it("reads a term's postings as the numbers they are, and says a term's postings are damaged when they are (past the entries, not ascending, out of place)", async () => {
+    const { ranking } = await prepareSessionInjection(sources);
+    const file = parts(encodeRankingCache("f", ranking!));
+    expect(decodeRankingCache(joined(file), "f")).not.toBeNull();
+    const terms = file.header.terms as string[];
+    const starts = file.header.postingStarts as number[];
+    // The term held by the most entries.
+    const busiest = terms.reduce((best, _, at) => (starts[at + 1]! - starts[at]! > starts[best + 1]! - starts[best]! ? at : best), 0);
+    const term = terms[busiest]!;
+    expect(starts[busiest + 1]! - starts[busiest]!).toBeGreaterThan(10);
+    // The postings as 4-byte numbers, in the file's byte order (this machine's).
+    const numbers = new Uint32Array(Uint8Array.from(file.postings.subarray(0, -1)).buffer);
+    const damaged = (change: (postings: Uint32Array, header: Record<string, unknown>) => void) => {
+      const postings = Uint32Array.from(numbers);
+      const header = structuredClone(file.header);
+      change(postings, header);
+      return decodeRankingCache(joined({ ...file, header, postings: Buffer.concat([Buffer.from(postings.buffer), Buffer.from("\n")]) }), "f")!;
+    };
+    // Intact: the same numbers as the index built from the entries.
+    expect(termPostings(damaged(() => undefined).index, term)).toEqual(termPostings(ranking!.index, term));
+    const at = starts[busiest]! * 2;
+    for (const change of [
+      (postings: Uint32Array) => (postings[at] = ranking!.candidates.length), // past the entries
+      (postings: Uint32Array) => (postings[at + 2] = postings[at]!), // not ascending
+      (_: Uint32Array, header: Record<string, unknown>) => ((header.postingStarts as number[])[busiest + 1] = starts[busiest]!), // none
+      (_: Uint32Array, header: Record<string, unknown>) => ((header.postingStarts as number[])[busiest + 1] = starts.at(-1)! + 1), // past the postings
+    ]) {
+      const decoded = damaged(change);
+      expect(() => termPostings(decoded.index, term)).toThrow(`the ranking cache's postings of ${JSON.stringify(term)} are damaged`);
+      // Other terms are read as they were.
+      expect(termPostings(decoded.index, terms[0]!)).toEqual(termPostings(ranking!.index, terms[0]!));
+    }
   });
 
   it("keeps content hashes of different widths, or not ASCII, in its header, and gives them back", async () => {

@@ -1,5 +1,5 @@
 import type { Category, Confidence, Entry, Scope } from "@iflow-memory/parser";
-import { indexTerms, type AnyRelevanceIndex, type EntryOrders, type RelevanceIndexReader } from "@iflow-memory/ranker";
+import { indexTerms, postingNumbers, postingText, type AnyRelevanceIndex, type EntryOrders, type RelevanceIndexReader } from "@iflow-memory/ranker";
 import { encodeLossless } from "../lossless-utf8.js";
 import { entryLinePieces } from "./entry-file-cache.js";
 import { CATEGORY_LETTERS, CONFIDENCE_LETTERS, LazyEntry, SCOPE_LETTERS } from "./lazy-entry.js";
@@ -30,8 +30,8 @@ interface RankingHeader {
   count: number;
   /** The index's terms, sorted (by UTF-16 code units, as `<` compares them). */
   terms: string[];
-  /** Where each term's postings text starts in the line of postings, and (last) where that line ends. */
-  termStarts: number[];
+  /** Where each term's postings start among all (counted in postings: 8 bytes each), and (last) how many there are. */
+  postingStarts: number[];
   /** The bytes of the columns at the file's end (the names, last, take what the others leave). */
   columns: number;
   /** How many characters every content hash has, when all have as many and are ASCII (then they are a column); else 0, and they are `hashes`. */
@@ -43,6 +43,8 @@ interface RankingHeader {
 }
 
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+// A posting in the file: an entry's position and the term's count in it (hundredths), 4 bytes each.
+const POSTING_BYTES = 8;
 
 // A column's letters, by character code.
 const byCode = <T>(letters: Record<string, T>): T[] => {
@@ -58,8 +60,8 @@ const SCOPES_BY_CODE = byCode(SCOPE_LETTERS);
  * The columns that end a ranking cache file: what a ranking reads of every entry, as numbers and
  * letters that are used where they lie (nothing parsed, an entry two fields). In this order,
  * each starting at a multiple of its width: per entry its observation count (8 bytes,
- * a float), where its line starts in the text after the header (4; and one more: where the line
- * of postings starts), where its name starts among the names (4; and one more: where they end),
+ * a float), where its line starts in the text after the header (4; and one more: where the
+ * postings start), where its name starts among the names (4; and one more: where they end),
  * its places in today's order and in recency (4 each), its confidence, category and scope (a
  * letter each: h/m/l, a/h/p, l/g), its content hash (`hashWidth` ASCII characters, when the
  * header says so), and last the names, one after another (JSON strings): what an index line
@@ -110,12 +112,14 @@ function uniformHashWidth(candidates: readonly Entry[]): number {
 
 /**
  * The ranking cache file's bytes: a first line of JSON with the index's terms, then one JSON line
- * per entry with all of it, then a line of every term's postings, then the columns of what a
- * ranking reads of every entry (`ColumnLayout`). A reader parses the first line and lays the
+ * per entry with all of it, then every term's postings (an entry's position and the term's count
+ * in it, in hundredths: 4 bytes each, in the columns' byte order) and a newline, then the columns
+ * of what a ranking reads of every entry (`ColumnLayout`). A reader parses the first line and lays the
  * columns out where they lie; it parses an entry's own line when something asks for its text
  * (its description, metadata…), as formatting the injected entries does; and reads a term's
- * postings when a query first holds it: a bank of 50,000 entries is ranked without parsing
- * 50,000 descriptions, or the postings of terms no query asked for, or a number per entry.
+ * postings when a query first holds it, as the numbers they are: a bank of 50,000 entries is
+ * ranked without parsing 50,000 descriptions, the postings of terms no query asked for, or a
+ * number of them.
  *
  * @example
  * decodeRankingCache(encodeRankingCache(fingerprint, injection.ranking), fingerprint);
@@ -168,25 +172,41 @@ export function rankingCachePieces(fingerprint: string, ranking: RankingData): U
   });
   columns.order.set(ranking.orders.order);
   columns.recency.set(ranking.orders.recency);
-  const postings = new Map(indexTerms(ranking.index));
-  const terms = [...postings.keys()].sort();
-  const texts = terms.map((term) => postings.get(term)!);
-  const termStarts = [0];
-  // Postings are ASCII (base 36, ":" and ","): a character is a byte.
-  for (const text of texts) termStarts.push(termStarts[termStarts.length - 1]! + text.length);
+  const { terms, postingStarts, postings } = packedPostings(ranking.index);
   const header: RankingHeader = {
     fingerprint,
     documents: ranking.index.documents,
     count,
     terms,
-    termStarts,
+    postingStarts,
     columns: columnsLength,
     hashWidth,
     ...(hashWidth > 0 ? {} : { hashes: candidates.map((entry) => entry.contentHash) }),
     littleEndian: LITTLE_ENDIAN,
     sharedHashPrefixes: ranking.sharedHashPrefixes,
   };
-  return [encodeLossless(`${JSON.stringify(header)}\n`), ...lines, Buffer.from(`${texts.join("")}\n`, "latin1"), columnsBytes];
+  return [encodeLossless(`${JSON.stringify(header)}\n`), ...lines, new Uint8Array(postings.buffer, postings.byteOffset, postings.byteLength), Buffer.from("\n"), columnsBytes];
+}
+
+// The index's terms, sorted, and every term's postings one after another as numbers — a
+// position and a count in hundredths, 4 bytes each — with where each term's start. (The texts are
+// held, not their numbers: at 50,000 entries, millions of them.)
+function packedPostings(index: AnyRelevanceIndex): { terms: string[]; postingStarts: number[]; postings: Uint32Array } {
+  const texts = new Map(indexTerms(index));
+  const terms = [...texts.keys()].sort();
+  const postingStarts = [0];
+  for (const term of terms) {
+    let count = 1;
+    for (let comma = texts.get(term)!.indexOf(","); comma >= 0; comma = texts.get(term)!.indexOf(",", comma + 1)) count++;
+    postingStarts.push(postingStarts[postingStarts.length - 1]! + count);
+  }
+  const postings = new Uint32Array(postingStarts[terms.length]! * 2);
+  terms.forEach((term, at) => {
+    const numbers = postingNumbers(texts.get(term)!);
+    for (const number of numbers) if (!(number >= 0 && number <= 0xffffffff)) throw new Error(`the postings of ${JSON.stringify(term)} hold ${number}, past what 4 bytes hold`);
+    postings.set(numbers, postingStarts[at]! * 2);
+  });
+  return { terms, postingStarts, postings };
 }
 
 /**
@@ -217,9 +237,9 @@ export function decodeRankingCacheHeader(header: string, fingerprint: string, bo
     return null;
   }
   if (parsed === null || typeof parsed !== "object" || parsed.fingerprint !== fingerprint || parsed.littleEndian !== LITTLE_ENDIAN) return null;
-  const { count, hashWidth, terms, termStarts } = parsed;
+  const { count, hashWidth, terms, postingStarts } = parsed;
   if (!Number.isSafeInteger(count) || count < 0 || !Number.isSafeInteger(hashWidth) || hashWidth < 0 || typeof parsed.documents !== "number") return null;
-  if (!Array.isArray(terms) || !Array.isArray(termStarts) || termStarts.length !== terms.length + 1 || !Array.isArray(parsed.sharedHashPrefixes)) return null;
+  if (!Array.isArray(terms) || !Array.isArray(postingStarts) || postingStarts.length !== terms.length + 1 || !Array.isArray(parsed.sharedHashPrefixes)) return null;
   if (hashWidth === 0 && (!Array.isArray(parsed.hashes) || parsed.hashes.length !== count)) return null;
   // The names take what the other columns leave.
   const nameBytes = parsed.columns - columnBytes(count, hashWidth, 0);
@@ -231,7 +251,7 @@ export function decodeRankingCacheHeader(header: string, fingerprint: string, bo
   const columns = columnLayout(columnsBytes, count, hashWidth, nameBytes);
   if (columns.nameStarts[count] !== nameBytes) return null;
   const postingsStart = columns.offsets[count]!;
-  if (columnsStart !== postingsStart + termStarts[terms.length]! + 1) return null;
+  if (columnsStart !== postingsStart + postingStarts[terms.length]! * POSTING_BYTES + 1) return null;
   const readLine = (start: number, end: number) => {
     const bytes = read(start, end);
     return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
@@ -250,16 +270,44 @@ export function decodeRankingCacheHeader(header: string, fingerprint: string, bo
     }
     return terms[low] === term ? low : -1;
   };
+  // A term's postings as numbers, read from the file when first asked for: positions of entries,
+  // each past the one before, and counts (in hundredths); else the file is damaged, and that is thrown.
+  const numbers = (term: string): Uint32Array => {
+    const at = find(term);
+    if (at < 0) throw new Error(`the index holds no term ${JSON.stringify(term)}`);
+    const start = postingStarts[at]!;
+    const end = postingStarts[at + 1]!;
+    if (!(Number.isSafeInteger(start) && Number.isSafeInteger(end) && start < end && end <= postingStarts[terms.length]!)) throw new Error(`the ranking cache's postings of ${JSON.stringify(term)} are damaged`);
+    let bytes = read(postingsStart + start * POSTING_BYTES, postingsStart + end * POSTING_BYTES);
+    // The view needs its bytes aligned for 4-byte numbers: copied when they are not.
+    if (bytes.byteOffset % 4 !== 0) bytes = new Uint8Array(bytes);
+    const postings = new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);
+    for (let next = 0, previous = -1; next < postings.length; next += 2) {
+      if (postings[next]! <= previous || postings[next]! >= count) throw new Error(`the ranking cache's postings of ${JSON.stringify(term)} are damaged`);
+      previous = postings[next]!;
+    }
+    return postings;
+  };
+  const decoded = new Map<string, number[]>();
   const index: RelevanceIndexReader = {
     version: 2,
     documents: parsed.documents,
     vocabulary: terms.length,
     has: (term) => find(term) >= 0,
     terms: () => terms,
-    read: (term) => {
-      const at = find(term);
-      if (at < 0) throw new Error(`the index holds no term ${JSON.stringify(term)}`);
-      return readLine(postingsStart + termStarts[at]!, postingsStart + termStarts[at + 1]!);
+    read: (term) => postingText(numbers(term)),
+    decodedPostings: (term) => {
+      let postings = decoded.get(term);
+      if (postings === undefined) {
+        const kept = numbers(term);
+        postings = new Array<number>(kept.length);
+        for (let at = 0; at < kept.length; at += 2) {
+          postings[at] = kept[at]!;
+          postings[at + 1] = kept[at + 1]! / 100;
+        }
+        decoded.set(term, postings);
+      }
+      return postings;
     },
   };
   return {
