@@ -270,45 +270,42 @@ export function decodeRankingCacheHeader(header: string, fingerprint: string, bo
     }
     return terms[low] === term ? low : -1;
   };
-  // A term's postings as numbers, read from the file when first asked for: positions of entries,
-  // each past the one before, and counts (in hundredths); else the file is damaged, and that is thrown.
-  const numbers = (term: string): Uint32Array => {
+  // A term's postings as `termPostings` gives them, read from the file when first asked for:
+  // positions of entries, each past the one before, and counts (kept in hundredths); else the
+  // file is damaged, and that is thrown.
+  const decoded = new Map<string, number[]>();
+  const postingsOf = (term: string): number[] => {
+    const known = decoded.get(term);
+    if (known !== undefined) return known;
     const at = find(term);
     if (at < 0) throw new Error(`the index holds no term ${JSON.stringify(term)}`);
+    const damaged = () => new Error(`the ranking cache's postings of ${JSON.stringify(term)} are damaged`);
     const start = postingStarts[at]!;
     const end = postingStarts[at + 1]!;
-    if (!(Number.isSafeInteger(start) && Number.isSafeInteger(end) && start < end && end <= postingStarts[terms.length]!)) throw new Error(`the ranking cache's postings of ${JSON.stringify(term)} are damaged`);
+    if (!(Number.isSafeInteger(start) && Number.isSafeInteger(end) && start < end && end <= postingStarts[terms.length]!)) throw damaged();
     let bytes = read(postingsStart + start * POSTING_BYTES, postingsStart + end * POSTING_BYTES);
     // The view needs its bytes aligned for 4-byte numbers: copied when they are not.
     if (bytes.byteOffset % 4 !== 0) bytes = new Uint8Array(bytes);
-    const postings = new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);
-    for (let next = 0, previous = -1; next < postings.length; next += 2) {
-      if (postings[next]! <= previous || postings[next]! >= count) throw new Error(`the ranking cache's postings of ${JSON.stringify(term)} are damaged`);
-      previous = postings[next]!;
+    const kept = new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);
+    const postings = new Array<number>(kept.length);
+    for (let next = 0, previous = -1; next < kept.length; next += 2) {
+      const position = kept[next]!;
+      if (position <= previous || position >= count) throw damaged();
+      previous = position;
+      postings[next] = position;
+      postings[next + 1] = kept[next + 1]! / 100;
     }
+    decoded.set(term, postings);
     return postings;
   };
-  const decoded = new Map<string, number[]>();
   const index: RelevanceIndexReader = {
     version: 2,
     documents: parsed.documents,
     vocabulary: terms.length,
     has: (term) => find(term) >= 0,
     terms: () => terms,
-    read: (term) => postingText(numbers(term)),
-    decodedPostings: (term) => {
-      let postings = decoded.get(term);
-      if (postings === undefined) {
-        const kept = numbers(term);
-        postings = new Array<number>(kept.length);
-        for (let at = 0; at < kept.length; at += 2) {
-          postings[at] = kept[at]!;
-          postings[at + 1] = kept[at + 1]! / 100;
-        }
-        decoded.set(term, postings);
-      }
-      return postings;
-    },
+    read: (term) => postingText(postingsOf(term).map((number, at) => (at % 2 === 0 ? number : Math.round(number * 100)))),
+    decodedPostings: postingsOf,
   };
   return {
     candidates,
