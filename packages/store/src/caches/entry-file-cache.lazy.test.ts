@@ -149,6 +149,11 @@ describe("a large file's kept entries", () => {
       withColumns({ tags: ["universal", ...(meta.columns.tags as unknown[]).slice(1)] }),
       withColumns({ lastObserved: [7, ...(meta.columns.lastObserved as unknown[]).slice(1)] }),
       withColumns({ termsChecksum: "0" }),
+      // Where the lines end: one moved within a line, two swapped, one not a number, one missing.
+      withColumns({ lineEnds: [(meta.columns.lineEnds as number[])[0]! - 1, ...(meta.columns.lineEnds as number[]).slice(1)] }),
+      withColumns({ lineEnds: [(meta.columns.lineEnds as number[])[1]!, (meta.columns.lineEnds as number[])[0]!, ...(meta.columns.lineEnds as number[]).slice(2)] }),
+      withColumns({ lineEnds: [String((meta.columns.lineEnds as number[])[0]), ...(meta.columns.lineEnds as number[]).slice(1)] }),
+      withColumns({ lineEnds: (meta.columns.lineEnds as number[]).slice(1) }),
       keptCacheFileBytes({ ...kept, lines: kept.lines.slice(1) }),
       // A word of the packed terms changed (still a position of the vocabulary), their checksum not.
       keptCacheFileBytes({ ...kept, terms: [[[...kept.terms[0]![0]!, 0], kept.terms[0]![1]!, kept.terms[0]![2]!], ...kept.terms.slice(1)] }),

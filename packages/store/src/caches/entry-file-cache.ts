@@ -63,7 +63,7 @@ export interface FileEntries {
 }
 
 /** Changes with the layout of the cache files, so that an older layout is never read as this one. */
-const FORMAT = 6;
+const FORMAT = 7;
 
 /**
  * A file's state as one string (inode, size, modification and change times in nanoseconds) and
@@ -254,9 +254,9 @@ export async function writeFileEntries(
   options: { lazy: boolean },
 ): Promise<void> {
   if (read.packed.count !== read.entries.length) throw new Error(`${read.entries.length} entries kept with the terms of ${read.packed.count}`);
-  const lines = entryLinePieces(read.entries).pieces;
+  const { pieces: lines, lengths } = entryLinePieces(read.entries);
   const terms = read.packed.packedBytes();
-  const columns = options.lazy ? keptColumns(read.entries, lines, terms.bytes) : null;
+  const columns = options.lazy ? keptColumns(read.entries, lines, lengths, terms.bytes) : null;
   const meta: KeptMeta = {
     warnings: read.warnings,
     redactions: read.redactions,

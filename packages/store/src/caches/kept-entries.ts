@@ -69,11 +69,13 @@ interface KeptColumns {
   /** One digit per entry: 1 when it is marked contested. */
   contested: string;
   sourceItems: number[];
+  /** Where each entry's line ends (after its newline), in bytes from the first line's start. */
+  lineEnds: number[];
 }
 
-// The columns of `entries`, whose lines are `lines` and packed terms `terms` (in pieces); null
-// where this node has no CRC-32.
-export function keptColumns(entries: readonly Entry[], lines: readonly Uint8Array[], terms: readonly Uint8Array[]): KeptColumns | null {
+// The columns of `entries`, whose lines are `lines` (in pieces; each entry's `lineLengths` bytes)
+// and packed terms `terms` (in pieces); null where this node has no CRC-32.
+export function keptColumns(entries: readonly Entry[], lines: readonly Uint8Array[], lineLengths: readonly number[], terms: readonly Uint8Array[]): KeptColumns | null {
   const crc32 = zlibCrc32();
   if (crc32 === null) return null;
   let checksum = 0;
@@ -81,6 +83,7 @@ export function keptColumns(entries: readonly Entry[], lines: readonly Uint8Arra
   let termsChecksum = 0;
   for (const piece of terms) termsChecksum = crc32(piece, termsChecksum);
   const facts = entries.map(candidateFacts);
+  let lineEnd = 0;
   return {
     checksum,
     termsChecksum,
@@ -95,6 +98,7 @@ export function keptColumns(entries: readonly Entry[], lines: readonly Uint8Arra
     emptyDescription: facts.map((fact) => (fact.emptyDescription ? "1" : "0")).join(""),
     contested: facts.map((fact) => (fact.contested ? "1" : "0")).join(""),
     sourceItems: facts.map((fact) => fact.sourceItems),
+    lineEnds: lineLengths.map((length) => (lineEnd += length)),
   };
 }
 
@@ -104,17 +108,16 @@ export function keptColumns(entries: readonly Entry[], lines: readonly Uint8Arra
 export function lazyEntries(lines: Buffer, columns: unknown, count: number, terms: Uint8Array): Entry[] | null {
   const crc32 = zlibCrc32();
   if (crc32 === null || !isKeptColumns(columns, count) || crc32(lines) !== columns.checksum || crc32(terms) !== columns.termsChecksum) return null;
-  // Where each line starts, and (last) where the last ends.
+  // Where each line starts, and (last) where the last ends: as kept, each end checked to follow a
+  // newline and the one before it. The lines are those kept (their checksum), `count` of them, so
+  // they hold `count` newlines: ends that pass are theirs, one by one (no search for each).
   const starts = new Uint32Array(count + 1);
-  let at = 0;
-  for (let start = 0; start < lines.length; ) {
-    const end = lines.indexOf(10, start);
-    if (end < 0 || at === count) return null;
-    starts[at++] = start;
-    start = end + 1;
-    starts[at] = start;
+  for (let at = 0; at < count; at++) {
+    const end = columns.lineEnds[at]!;
+    if (!(end > starts[at]! && end <= lines.length && lines[end - 1] === 10)) return null;
+    starts[at + 1] = end;
   }
-  if (at !== count) return null;
+  if (starts[count] !== lines.length) return null;
   const KeptEntry = keptEntries(lines, columns, starts);
   const entries: Entry[] = new Array<Entry>(count);
   for (let place = 0; place < count; place++) entries[place] = new KeptEntry(place);
@@ -134,13 +137,13 @@ function isKeptColumns(value: unknown, count: number): value is KeptColumns {
     letters(columns.emptyDescription, /^[01]*$/) &&
     letters(columns.contested, /^[01]*$/);
   if (!fine) return false;
-  const { observationCount, lastObserved, filePosition, contentHash, tags, sourceItems } = columns as Record<string, unknown[]>;
-  for (const list of [observationCount, lastObserved, filePosition, contentHash, tags, sourceItems]) if (!Array.isArray(list) || list.length !== count) return false;
+  const { observationCount, lastObserved, filePosition, contentHash, tags, sourceItems, lineEnds } = columns as Record<string, unknown[]>;
+  for (const list of [observationCount, lastObserved, filePosition, contentHash, tags, sourceItems, lineEnds]) if (!Array.isArray(list) || list.length !== count) return false;
   // One loop over the entries for every list (a callback per item and list cost a new process twice as much).
   for (let at = 0; at < count; at++) {
     const observed = lastObserved![at];
     const entryTags = tags![at];
-    if (typeof observationCount![at] !== "number" || typeof filePosition![at] !== "number" || typeof contentHash![at] !== "string" || !Number.isSafeInteger(sourceItems![at])) return false;
+    if (typeof observationCount![at] !== "number" || typeof filePosition![at] !== "number" || typeof contentHash![at] !== "string" || !Number.isSafeInteger(sourceItems![at]) || !Number.isSafeInteger(lineEnds![at])) return false;
     if ((observed !== null && typeof observed !== "string") || !Array.isArray(entryTags)) return false;
     for (let tag = 0; tag < entryTags.length; tag++) if (typeof entryTags[tag] !== "string") return false;
   }
@@ -157,9 +160,8 @@ function isKeptColumns(value: unknown, count: number): value is KeptColumns {
  * making 5,000 of them a millisecond more).
  */
 function keptEntries(lines: Buffer, columns: KeptColumns, starts: Uint32Array): new (at: number) => Entry {
-  // Parsed or worked out for a few entries only: those shown, those whose facts a plan asks for.
+  // Parsed for a few entries only: those shown.
   const full = new Map<number, Entry>();
-  const facts = new Map<number, CandidateFacts>();
   return class KeptEntry extends LazyEntry implements Entry {
     readonly #at: number;
 
@@ -192,14 +194,10 @@ function keptEntries(lines: Buffer, columns: KeptColumns, starts: Uint32Array): 
     get tags(): string[] {
       return columns.tags[this.#at]!;
     }
+    // Made at each read (a read or two per entry): cheaper than keeping it.
     get [CANDIDATE_FACTS](): CandidateFacts {
       const at = this.#at;
-      let fact = facts.get(at);
-      if (fact === undefined) {
-        fact = { emptyDescription: columns.emptyDescription[at] === "1", contested: columns.contested[at] === "1", sourceItems: columns.sourceItems[at]! };
-        facts.set(at, fact);
-      }
-      return fact;
+      return { emptyDescription: columns.emptyDescription[at] === "1", contested: columns.contested[at] === "1", sourceItems: columns.sourceItems[at]! };
     }
     get [KEPT_SPAN](): KeptSpan {
       return { bytes: lines, start: starts[this.#at]!, end: starts[this.#at + 1]! };
