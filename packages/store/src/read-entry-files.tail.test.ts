@@ -36,10 +36,14 @@ function markFirstKeptEntry(cache: EntryFileCache, path: string): void {
   kept.lines[0] = JSON.stringify(entry);
   writeKept(cache, path, kept);
 }
-// Writes a file's kept cache, with the checksum of its entries' lines made anew where it has one
-// (a large file's, read lazily): the cache as a build would have kept it, not a damaged one.
+// Writes a file's kept cache, with the checksum of its entries' lines and where they end made anew
+// where it has them (a large file's, read lazily): the cache as a build would have kept it, not a damaged one.
 function writeKept(cache: EntryFileCache, path: string, kept: KeptCacheFile): void {
-  if (kept.meta.columns !== undefined) kept.meta.columns.checksum = crc32(kept.lines.map((line) => `${line}\n`).join(""));
+  if (kept.meta.columns !== undefined) {
+    kept.meta.columns.checksum = crc32(kept.lines.map((line) => `${line}\n`).join(""));
+    let end = 0;
+    kept.meta.columns.lineEnds = kept.lines.map((line) => (end += Buffer.byteLength(`${line}\n`)));
+  }
   writeKeptCacheFile(entryFileCachePath(cache, path), kept);
 }
 
