@@ -224,7 +224,7 @@ export function rankingOf<T extends Entry>(entries: readonly T[], query: Relevan
     places.sort();
     for (const position of passing) {
       order[position] = global.order[position]!;
-      recency[position] = placeAmong(places, global.recency[position]!);
+      recency[position] = lowerBound(places, global.recency[position]!);
     }
   }
   const last = Math.max(1, matchedPositions.length - 1);
@@ -343,28 +343,23 @@ function matchQuery(documents: number, terms: ReadonlyMap<string, number>, index
 }
 const LAST_MATCH = new WeakMap<AnyRelevanceIndex, { documents: number; saturation: number; terms: ReadonlyMap<string, number>; match: QueryMatch }>();
 
-// Where `place` is in `places` (ascending, distinct), which it is among.
-function placeAmong(places: Int32Array, place: number): number {
+// Where the entry at `position` is in `postings` (position, count, position, …; positions ascending), or -1.
+function postingAt(postings: readonly number[], position: number): number {
+  const at = lowerBound(postings, position, 2) * 2;
+  return at < postings.length && postings[at] === position ? at : -1;
+}
+
+// How many of `values`' items (every `stride`-th number from the first; ascending) are below
+// `value`: where it is, or would be, among them. By halving.
+function lowerBound(values: ArrayLike<number>, value: number, stride = 1): number {
   let low = 0;
-  let high = places.length;
+  let high = Math.floor(values.length / stride);
   while (low < high) {
     const middle = (low + high) >> 1;
-    if (places[middle]! < place) low = middle + 1;
+    if (values[middle * stride]! < value) low = middle + 1;
     else high = middle;
   }
   return low;
-}
-
-// Where the entry at `position` is in `postings` (position, count, position, …; positions ascending), or -1.
-function postingAt(postings: readonly number[], position: number): number {
-  let low = 0;
-  let high = postings.length / 2;
-  while (low < high) {
-    const middle = (low + high) >> 1;
-    if (postings[middle * 2]! < position) low = middle + 1;
-    else high = middle;
-  }
-  return low * 2 < postings.length && postings[low * 2] === position ? low * 2 : -1;
 }
 
 function sameTerms(a: ReadonlyMap<string, number>, b: ReadonlyMap<string, number>): boolean {
