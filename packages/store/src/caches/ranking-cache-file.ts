@@ -196,8 +196,10 @@ function packedPostings(index: AnyRelevanceIndex): { terms: string[]; postingSta
   const terms = [...texts.keys()].sort();
   const postingStarts = [0];
   for (const term of terms) {
+    // A posting per comma, and one more.
+    const text = texts.get(term)!;
     let count = 1;
-    for (let comma = texts.get(term)!.indexOf(","); comma >= 0; comma = texts.get(term)!.indexOf(",", comma + 1)) count++;
+    for (let comma = text.indexOf(","); comma >= 0; comma = text.indexOf(",", comma + 1)) count++;
     postingStarts.push(postingStarts[postingStarts.length - 1]! + count);
   }
   const postings = new Uint32Array(postingStarts[terms.length]! * 2);
