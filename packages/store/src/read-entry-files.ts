@@ -127,7 +127,7 @@ async function readEntryFile(
   // A large file (its bytes here) is kept with its tail and to be read lazily.
   const large = result.bytes !== undefined && result.bytes.length >= (cache.largeFileBytes ?? LARGE_FILE_BYTES) ? result.bytes : null;
   const tail = large === null ? undefined : fileTail(result.text, large, all.entries, resumed);
-  const entries = { ...all, terms: all.entries.map((_, at): PackedEntryTerms => ({ packed, at })), ...(tail === undefined ? {} : { tail }) };
+  const entries = { ...all, terms: packed.entryTerms(), ...(tail === undefined ? {} : { tail }) };
   await writeFileEntries(cache, path, state.stamp, how, { ...entries, packed }, { lazy: large !== null });
   return entries;
 }

@@ -186,7 +186,7 @@ export class LazyRelevanceIndex implements RelevanceIndexReader {
     for (let position = 0; position < documents; position++) {
       const entry = this.entries[position]!;
       const given = this.known?.get(entry);
-      if (given !== undefined && "packed" in given && Number.isInteger(given.at) && given.at >= 0 && given.at < given.packed.count) {
+      if (given !== undefined && "packed" in given && given.packed.holds(given.at)) {
         let pack = packIndex.get(given.packed);
         if (pack === undefined) packIndex.set(given.packed, (pack = packs.push(given.packed) - 1));
         packOf[position] = pack;

@@ -79,6 +79,16 @@ describe("PackedTerms", () => {
     expect([lazy.has("time"), lazy.has("call")]).toEqual([false, true]);
   });
 
+  it("holds its entries' places and no other, and gives each entry's terms in order", () => {
+    const packed = PackedTerms.pack(["retri", "timeout"], [[[0], [1], []], [[], [0, 1], [1]]])!;
+    expect([-1, 0, 1, 2, 0.5, Number.NaN].map((at) => packed.holds(at))).toEqual([false, true, true, false, false, false]);
+    expect(packed.entryTerms()).toEqual([
+      { packed, at: 0 },
+      { packed, at: 1 },
+    ]);
+    expect(PackedTerms.pack([], [])!.entryTerms()).toEqual([]);
+  });
+
   it("knows this machine's byte order", () => {
     expect(LITTLE_ENDIAN).toBe(endianness() === "LE");
   });

@@ -20,6 +20,16 @@ export class PackedTerms {
     return (this.starts.length - 1) / 3;
   }
 
+  /** Whether `at` is one of its entries' places. */
+  holds(at: number): boolean {
+    return Number.isInteger(at) && at >= 0 && at < this.count;
+  }
+
+  /** Each of its entries' terms, in order (what an index is given for the entries it was packed from). */
+  entryTerms(): PackedEntryTerms[] {
+    return Array.from({ length: this.count }, (_, at) => ({ packed: this, at }));
+  }
+
   /** Entry `at`'s three lists of positions (`NumberedTerms.numbers`); null when one is past the vocabulary. */
   numbersAt(at: number): number[][] | null {
     const numbers = [0, 1, 2].map((field) => Array.from(this.words.subarray(this.starts[at * 3 + field]!, this.starts[at * 3 + field + 1]!)));

@@ -147,7 +147,7 @@ export function numberTerms(terms: EntryFieldTerms, vocabulary: string[], positi
 export function numberedFieldTerms(terms: NumberedTerms | PackedEntryTerms): EntryFieldTerms | null {
   if ("packed" in terms) {
     const { packed, at } = terms;
-    const numbers = Number.isInteger(at) && at >= 0 && at < packed.count ? packed.numbersAt(at) : null;
+    const numbers = packed.holds(at) ? packed.numbersAt(at) : null;
     return numbers === null ? null : numberedFieldTerms({ vocabulary: packed.vocabulary, numbers });
   }
   const { vocabulary, numbers } = terms;
@@ -238,7 +238,7 @@ export function buildRelevanceIndex<T extends Pick<Entry, "name" | "description"
   // A packed entry's words: false (none of them taken) when it is not one of its pack's, or a
   // word is past its vocabulary (one damaged where it was kept).
   function pushPacked({ packed, at }: PackedEntryTerms, position: number): boolean {
-    if (!Number.isInteger(at) || at < 0 || at >= packed.count) return false;
+    if (!packed.holds(at)) return false;
     const mapped = mappedOf(packed.vocabulary);
     const { words: packedWords, starts: packedStarts } = packed;
     const from = used;

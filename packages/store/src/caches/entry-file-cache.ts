@@ -138,7 +138,7 @@ export async function readFileEntries(cache: EntryFileCache, path: string, stamp
     if (columns !== undefined && lazy === null) return null;
     const packed = PackedTerms.unpack(vocabulary, termsBytes, count!, wideTerms, lazy !== null);
     if (packed === null) return null;
-    const terms = Array.from({ length: count! }, (_, at): PackedEntryTerms => ({ packed, at }));
+    const terms = packed.entryTerms();
     if (lazy !== null) return { entries: lazy, warnings, redactions, terms, packed, ...(fitsTail(tail, lazy) ? { tail } : {}), current };
     const entries: Entry[] = [];
     for (let start = linesFrom; start < bytes.length; ) {

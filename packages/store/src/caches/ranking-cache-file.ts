@@ -1,5 +1,5 @@
 import type { Category, Confidence, Entry, Scope } from "@iflow-memory/parser";
-import { indexTerms, postingNumbers, postingText, type AnyRelevanceIndex, type EntryOrders, type RelevanceIndexReader } from "@iflow-memory/ranker";
+import { indexTerms, LITTLE_ENDIAN, postingNumbers, postingText, type AnyRelevanceIndex, type EntryOrders, type RelevanceIndexReader } from "@iflow-memory/ranker";
 import { encodeLossless } from "../lossless-utf8.js";
 import { entryLinePieces } from "./entry-file-cache.js";
 import { CATEGORY_LETTERS, CONFIDENCE_LETTERS, LazyEntry, SCOPE_LETTERS } from "./lazy-entry.js";
@@ -42,7 +42,6 @@ interface RankingHeader {
   sharedHashPrefixes: string[];
 }
 
-const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 // A posting in the file: an entry's position and the term's count in it (hundredths), 4 bytes each.
 const POSTING_BYTES = 8;
 
