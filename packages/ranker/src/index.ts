@@ -4,6 +4,8 @@ export { fitToBudget } from "./fit-to-budget.js";
 export type { BudgetResult } from "./fit-to-budget.js";
 export { CATEGORY_TITLES, formatMemoryBlock } from "./format-memory-block.js";
 export { lastObservedTime } from "./last-observed-time.js";
+export { entryArray, entryList } from "./entry-list.js";
+export type { EntryList } from "./entry-list.js";
 export { injectionCandidates, planInjection } from "./plan-injection.js";
 export type { InjectionIndex, InjectionPlan, InjectionRequest, InjectionSource } from "./plan-injection.js";
 export { CATEGORY_PRIORITY, selectEntries } from "./select-entries.js";

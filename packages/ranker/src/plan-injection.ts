@@ -1,5 +1,6 @@
 import type { Entry } from "@iflow-memory/parser";
 import { boundSourceLine } from "./bound-source-line.js";
+import { entryArray, entryList, type EntryList } from "./entry-list.js";
 import { dedupeEntries } from "./dedupe-entries.js";
 import { excludeOtherProjectsEntries } from "./exclude-other-projects-entries.js";
 import { fitToBudget } from "./fit-to-budget.js";
@@ -20,7 +21,10 @@ export type InjectionSource =
       /** The project's name, to keep its own project-specific global entries. */
       project: string;
     }
-  | { candidates: readonly Entry[] };
+  | {
+      /** Read by their place, and only those a plan ranks or shows when `ranking.orders` gives today's order (`inOrder`). */
+      candidates: EntryList;
+    };
 
 export type InjectionRequest = InjectionSource & {
   /** Entries at most; -1 no limit, 0 none. */
@@ -104,7 +108,7 @@ export function planInjection(request: InjectionRequest): InjectionPlan {
   const candidates = "candidates" in request ? request.candidates : injectionCandidates(request);
   const sorted = inTodaysOrder(candidates, request.ranking?.orders);
   // The first `count` candidates in today's order.
-  const todays = (count: number): readonly Entry[] => (sorted === undefined ? sortEntries(candidates, count) : sorted.slice(0, count));
+  const todays = (count: number): readonly Entry[] => (sorted === undefined ? sortEntries(entryArray(candidates), count) : firstOf(sorted, count));
   const slots = request.limit < 0 ? candidates.length : request.limit;
   if (request.query !== undefined && queryTerms(request.query, request.ranking?.queryWeights).size > 0) {
     const ranking = rankingOf(candidates, request.query, request.ranking);
@@ -151,12 +155,36 @@ function withRanking(plan: InjectionPlan, ranking: Ranking<Entry>): InjectionPla
   };
 }
 
-/** `candidates` in today's order when `orders` gives it (their places in it), else undefined. */
-function inTodaysOrder<T extends Entry>(candidates: readonly T[], orders: EntryOrders | undefined): T[] | undefined {
+/**
+ * `candidates` in today's order when `orders` gives it, else undefined. Where `orders` names the
+ * candidates in that order (`inOrder`) and they are made as they are read (not an array), a
+ * list of them that reads each when asked for: a plan reads today's first entries and no
+ * others. Else they are put in order from their places (`order`), all of them.
+ */
+function inTodaysOrder<T extends Entry>(candidates: EntryList<T>, orders: EntryOrders | undefined): EntryList<T> | undefined {
   if (orders === undefined || orders.order.length !== candidates.length) return undefined;
+  const { inOrder } = orders;
+  if (!Array.isArray(candidates) && inOrder !== undefined && inOrder.length === candidates.length) {
+    // Each entry read checked against its place (`order`): a cache's damaged column is said, not read as another order.
+    return entryList(inOrder.length, (place) => {
+      const position = inOrder[place]!;
+      const entry = orders.order[position] === place ? candidates.at(position) : undefined;
+      if (entry === undefined) throw new Error(`today's order names no candidate at place ${place} (orders.inOrder is not the inverse of orders.order)`);
+      return entry;
+    });
+  }
   const sorted = new Array<T>(candidates.length);
-  candidates.forEach((entry, position) => (sorted[orders.order[position]!] = entry));
+  let position = 0;
+  for (const entry of candidates) sorted[orders.order[position++]!] = entry;
   return sorted;
+}
+
+// The first `count` of `entries` (all of them, when fewer), read by their place.
+function firstOf<T extends Entry>(entries: EntryList<T>, count: number): T[] {
+  if (Array.isArray(entries)) return (entries as readonly T[]).slice(0, count);
+  const first: T[] = [];
+  for (let place = 0; place < Math.min(count, entries.length); place++) first.push(entries.at(place)!);
+  return first;
 }
 
 /**
@@ -179,7 +207,7 @@ export function injectionCandidates(request: { local: readonly Entry[]; global: 
 function budgeted(
   relevant: Entry[],
   core: Entry[],
-  candidates: readonly Entry[],
+  candidates: EntryList,
   request: InjectionRequest,
   indexFirst: (count: number) => readonly Entry[],
   todays: ((count: number) => readonly Entry[]) | null,
@@ -209,7 +237,7 @@ function budgeted(
   if (indexOn && kept.length > 0) {
     // Room as for the longest heading, so that `withIndexFetch` may change it within the budget.
     const room = maxChars - formatMemoryBlock(kept).length - LONGEST_INDEX_HEADING - 1;
-    const short = shortHashes(request.sharedHashPrefixes === undefined ? candidates : { shared: request.sharedHashPrefixes });
+    const short = shortHashes(request.sharedHashPrefixes === undefined ? entryArray(candidates) : { shared: request.sharedHashPrefixes });
     const lines: Array<{ category: Entry["category"]; line: string }> = [];
     const titled = new Set<Entry["category"]>();
     let used = 0;
@@ -249,14 +277,14 @@ function indexOrder(kept: readonly Entry[], first: readonly Entry[], todays: ((c
 
 // A contested entry is shown beside the entry it contradicts (`iflow-memory contest`), even
 // when that one would not have made the cut: the reader sees both sides or neither.
-function withContestedPartners(selected: Entry[], candidates: readonly Entry[]): Entry[] {
+function withContestedPartners(selected: Entry[], candidates: EntryList): Entry[] {
   const chosen = new Set(selected);
   const result = [...selected];
   for (const entry of selected) {
     const contest = Object.entries(entry.metadata).find(([key]) => key.toLowerCase() === "contested with")?.[1];
     if (contest === undefined) continue;
     for (const [, hash] of contest.matchAll(/sha256:([0-9a-f]{16})/g)) {
-      const partner = candidates.find((candidate) => candidate.contentHash === hash);
+      const partner = find(candidates, (candidate) => candidate.contentHash === hash);
       if (partner !== undefined && !chosen.has(partner)) {
         chosen.add(partner);
         result.push(partner);
@@ -264,4 +292,11 @@ function withContestedPartners(selected: Entry[], candidates: readonly Entry[]):
     }
   }
   return result;
+}
+
+// The first of `entries` that `test` holds for, reading no further.
+function find<T extends Entry>(entries: EntryList<T>, test: (entry: T) => boolean): T | undefined {
+  if (Array.isArray(entries)) return (entries as readonly T[]).find(test);
+  for (const entry of entries) if (test(entry)) return entry;
+  return undefined;
 }

@@ -1,4 +1,5 @@
 import type { Category, Entry } from "@iflow-memory/parser";
+import { entryArray, type EntryList } from "./entry-list.js";
 import { sortEntries } from "./sort-entries.js";
 
 /** Category priority for filling and for the memory block: anti-patterns first, patterns last. */
@@ -12,16 +13,17 @@ const GUARANTEED_PER_CATEGORY = 3;
  * three per non-empty category, each first gets min(3, size), in the order anti-patterns →
  * heuristics → patterns; the remaining slots are then filled in that same priority order.
  * Otherwise the fill is by priority alone. `sorted`, when given, is `entries` already in that
- * order (`sortEntries` of all of them, worked out once for many plans): nothing is sorted then.
+ * order (`sortEntries` of all of them, worked out once for many plans): nothing is sorted then,
+ * and it is read no further than the selection needs.
  *
  * @example
  * selectEntries(entries, 20).length; // ≤ 20
  */
-export function selectEntries<T extends Entry>(entries: readonly T[], limit: number, sorted?: readonly T[]): T[] {
+export function selectEntries<T extends Entry>(entries: EntryList<T>, limit: number, sorted?: EntryList<T>): T[] {
   const total = entries.length;
   const slots = limit < 0 ? total : Math.min(limit, total);
   // No category can give more than `slots` entries: only those are put in order.
-  const buckets = sorted === undefined ? CATEGORY_PRIORITY.map((category) => sortEntries(entries.filter((entry) => entry.category === category), slots)) : firstOfEach(sorted, slots);
+  const buckets = sorted === undefined ? CATEGORY_PRIORITY.map((category) => sortEntries(entryArray(entries).filter((entry) => entry.category === category), slots)) : firstOfEach(sorted, slots);
   // (With no slot, every bucket is empty, and so is the selection.)
   const nonEmpty = buckets.filter((bucket) => bucket.length > 0).length;
 
@@ -43,11 +45,13 @@ export function selectEntries<T extends Entry>(entries: readonly T[], limit: num
 }
 
 // The first `count` of each category in `sorted` (priority order), by `CATEGORY_PRIORITY`.
-function firstOfEach<T extends Entry>(sorted: readonly T[], count: number): T[][] {
+function firstOfEach<T extends Entry>(sorted: EntryList<T>, count: number): T[][] {
   const buckets = CATEGORY_PRIORITY.map((): T[] => []);
   if (count === 0) return buckets;
   let full = 0;
-  for (const entry of sorted) {
+  // Read by place, as far as the buckets need: a list may make each entry as it is read.
+  for (let place = 0; place < sorted.length; place++) {
+    const entry = sorted.at(place)!;
     const bucket = buckets[CATEGORY_PRIORITY.indexOf(entry.category)]!;
     if (bucket.length >= count) continue;
     bucket.push(entry);

@@ -53,6 +53,8 @@ describe("entryOrders", () => {
         expect(placed(orders.order)).toEqual(names(sortEntries(entries)));
         // Recency alone: what sortEntries gives when every count and confidence are the same.
         expect(placed(orders.recency)).toEqual(names(sortEntries(entries.map((one) => ({ ...one, observationCount: 1, confidence: "high" as const })))));
+        // Each place's entry: today's order read place by place.
+        expect(Array.from(orders.inOrder!, (at) => entries[at]!.name)).toEqual(names(sortEntries(entries)));
       }),
       { numRuns: 500 },
     );

@@ -62,6 +62,11 @@ function compareRecency<T>(a: PriorityKey<T>, b: PriorityKey<T>): number {
 export interface EntryOrders {
   order: Int32Array;
   recency: Int32Array;
+  /**
+   * The entries' indexes in today's order (where `order` gives each its place, this gives each
+   * place its entry), when worked out: a plan then reads today's first entries, and no others.
+   */
+  inOrder?: Int32Array;
 }
 
 /**
@@ -75,7 +80,8 @@ export interface EntryOrders {
  */
 export function entryOrders(entries: readonly Entry[]): EntryOrders {
   const byRecency = entries.map(priorityKey).sort(compareRecency);
-  return { order: placesOf(byPriority(byRecency)), recency: placesOf(byRecency) };
+  const inToday = byPriority(byRecency);
+  return { order: placesOf(inToday), recency: placesOf(byRecency), inOrder: Int32Array.from(inToday, (key) => key.index) };
 }
 
 // Keys in recency order (`compareRecency`) put in today's order (`comparePriority`): grouped, in

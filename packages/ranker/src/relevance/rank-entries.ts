@@ -1,5 +1,6 @@
 import type { Confidence, Entry } from "@iflow-memory/parser";
 import { firstInOrder } from "../first-in-order.js";
+import { entryArray, type EntryList } from "../entry-list.js";
 import { entryOrders, type EntryOrders } from "../sort-entries.js";
 import { DEFAULT_QUERY_WEIGHTS, queryTerms, type QueryWeights, type RelevanceQuery } from "./query-terms.js";
 import { queryKnownShare } from "./query-known-share.js";
@@ -146,7 +147,7 @@ const FEEDBACK_PRIOR = 3;
  * rankEntries(entries, { branch: "fix/embedding-call-timeouts", changedFiles: ["semantic_memory/retry.py"] })
  *   .map((ranked) => ranked.entry.name); // ["Retry With Backoff on Embedding Calls", …]
  */
-export function rankEntries<T extends Entry>(entries: readonly T[], query: RelevanceQuery, options: RankingOptions = {}): RankedEntry<T>[] {
+export function rankEntries<T extends Entry>(entries: EntryList<T>, query: RelevanceQuery, options: RankingOptions = {}): RankedEntry<T>[] {
   return rankingOf(entries, query, options).first(options.limit ?? Number.POSITIVE_INFINITY);
 }
 
@@ -170,10 +171,10 @@ export interface Ranking<T extends Entry> {
  * ranking.first(5); // the five best, the rest never put in order
  * ranking.among(shown).get(entry)?.matchedTerms; // why an entry shown for another reason matches too
  */
-export function rankingOf<T extends Entry>(entries: readonly T[], query: RelevanceQuery, options: RankingOptions = {}): Ranking<T> {
+export function rankingOf<T extends Entry>(entries: EntryList<T>, query: RelevanceQuery, options: RankingOptions = {}): Ranking<T> {
   const terms = queryTerms(query, options.queryWeights ?? DEFAULT_QUERY_WEIGHTS);
   if (terms.size === 0 || entries.length === 0) return nothingRanked();
-  const index = options.index ?? buildRelevanceIndex(entries);
+  const index = options.index ?? buildRelevanceIndex(entryArray(entries));
   const saturation = options.saturation ?? DEFAULT_RANKING.saturation;
   const floor = options.floor ?? DEFAULT_RANKING.floor;
   const prominenceWeight = options.prominenceWeight ?? DEFAULT_RANKING.prominenceWeight;
@@ -212,7 +213,7 @@ export function rankingOf<T extends Entry>(entries: readonly T[], query: Relevan
   const recency = new Int32Array(entries.length);
   if (global === undefined || places === null) {
     const matching = Int32Array.from(matchedPositions).sort();
-    const local = entryOrders(Array.from(matching, (position) => entries[position]!));
+    const local = entryOrders(Array.from(matching, (position) => entries.at(position)!));
     matching.forEach((position, at) => {
       order[position] = local.order[at]!;
       recency[position] = local.recency[at]!;
@@ -234,7 +235,7 @@ export function rankingOf<T extends Entry>(entries: readonly T[], query: Relevan
   // (No vote yet, as on most machines: no entry's hash is read to find none.)
   const feedback = options.feedback !== undefined && options.feedback.size > 0 ? options.feedback : undefined;
   for (const position of passing) {
-    const entry = entries[position]!;
+    const entry = entries.at(position)!;
     prominence[position] = prominenceOf(entry, 1 - recency[position]! / last);
     feedbackFactor[position] = feedbackFactorOf(feedback?.get(entry.contentHash));
     score[position] = relevance[position]! * (1 + prominenceWeight * prominence[position]!) * feedbackFactor[position]!;
@@ -259,7 +260,7 @@ export function rankingOf<T extends Entry>(entries: readonly T[], query: Relevan
     positions.map((position) => {
       let matchedTerms: string[] | undefined;
       return {
-        entry: entries[position]!,
+        entry: entries.at(position)!,
         score: score[position]!,
         relevance: relevance[position]!,
         prominence: prominence[position]!,
@@ -283,7 +284,7 @@ export function rankingOf<T extends Entry>(entries: readonly T[], query: Relevan
     },
     among(chosen) {
       const wanted = new Set(chosen);
-      const positions = passing.filter((position) => wanted.has(entries[position]!));
+      const positions = passing.filter((position) => wanted.has(entries.at(position)!));
       return new Map(ranked(positions).map((item) => [item.entry, item]));
     },
   };

@@ -48,6 +48,28 @@ describe("encodeRankingCache / decodeRankingCache", () => {
     expect(entryOrders(decoded.candidates)).toEqual(ranking!.orders);
   });
 
+  it("gives a cache of more than a thousand entries as a list that makes each when first read, and today's order place by place", async () => {
+    const { ranking } = await prepareSessionInjection(sources);
+    // Five copies of the real bank's (1,325 entries).
+    const candidates = Array.from({ length: 5 }, (_, copy) => ranking!.candidates.map((entry, at) => ({ ...entry, name: `${entry.name} (${copy})`, contentHash: `${copy}${at.toString(16).padStart(15, "0")}` }))).flat();
+    const orders = entryOrders(candidates);
+    const decoded = decodeRankingCache(encodeRankingCache("f", { candidates, index: buildRelevanceIndex(candidates), orders, sharedHashPrefixes: [] }), "f")!;
+    const { entries } = decoded;
+    expect(Array.isArray(entries)).toBe(false);
+    expect([entries!.length, entries!.at(-1), entries!.at(candidates.length), entries!.at(1.5)]).toEqual([candidates.length, undefined, undefined, undefined]);
+    // The same entry at every read, and, read in order, the candidates (which a first read of them makes whole).
+    expect(entries!.at(1300)).toBe(entries!.at(1300));
+    expect(entries!.at(1300)!.name).toBe(candidates[1300]!.name);
+    expect([...entries!]).toEqual(decoded.candidates);
+    expect(decoded.candidates.map((entry) => entry.contentHash)).toEqual(candidates.map((entry) => entry.contentHash));
+    expect(decoded.orders).toEqual(orders);
+    // Fewer entries are made at once, an array.
+    expect(Array.isArray(decodeRankingCache(encodeRankingCache("f", ranking!), "f")!.entries)).toBe(true);
+    // Orders given without inOrder (worked out elsewhere): the file's column is worked out from today's places.
+    const { inOrder, ...places } = orders;
+    expect(decodeRankingCache(encodeRankingCache("f", { candidates, index: buildRelevanceIndex(candidates), orders: places, sharedHashPrefixes: [] }), "f")!.orders.inOrder).toEqual(inOrder);
+  });
+
   it("parses an entry's own line only when its text is asked for", async () => {
     const { ranking } = await prepareSessionInjection(sources);
     const file = parts(encodeRankingCache("f", ranking!));

@@ -1,5 +1,5 @@
 import type { Category, Confidence, Entry, Scope } from "@iflow-memory/parser";
-import { indexTerms, LITTLE_ENDIAN, postingNumbers, postingText, type AnyRelevanceIndex, type EntryOrders, type RelevanceIndexReader } from "@iflow-memory/ranker";
+import { entryList, indexTerms, LITTLE_ENDIAN, postingNumbers, postingText, type AnyRelevanceIndex, type EntryList, type EntryOrders, type RelevanceIndexReader } from "@iflow-memory/ranker";
 import { encodeLossless } from "../lossless-utf8.js";
 import { entryLinePieces } from "./entry-file-cache.js";
 import { CATEGORY_LETTERS, CONFIDENCE_LETTERS, LazyEntry, SCOPE_LETTERS } from "./lazy-entry.js";
@@ -13,6 +13,12 @@ import { CATEGORY_LETTERS, CONFIDENCE_LETTERS, LazyEntry, SCOPE_LETTERS } from "
  */
 export interface RankingData {
   candidates: Entry[];
+  /**
+   * The same entries where they are read from a cache file: a list that makes each when it is
+   * first read (a plan with `orders` reads those it ranks or shows), where `candidates` makes
+   * them all at its first read.
+   */
+  entries?: EntryList;
   index: AnyRelevanceIndex;
   orders: EntryOrders;
   sharedHashPrefixes: string[];
@@ -42,6 +48,9 @@ interface RankingHeader {
   sharedHashPrefixes: string[];
 }
 
+// At most so many entries of a cache file are made when it is read; more, each when it is first read.
+const EAGER_ENTRIES = 1000;
+
 // A posting in the file: an entry's position and the term's count in it (hundredths), 4 bytes each.
 const POSTING_BYTES = 8;
 
@@ -61,7 +70,8 @@ const SCOPES_BY_CODE = byCode(SCOPE_LETTERS);
  * each starting at a multiple of its width: per entry its observation count (8 bytes,
  * a float), where its line starts in the text after the header (4; and one more: where the
  * postings start), where its name starts among the names (4; and one more: where they end),
- * its places in today's order and in recency (4 each), its confidence, category and scope (a
+ * its places in today's order and in recency (4 each), then each place of today's order's entry
+ * (4: `EntryOrders.inOrder`), its confidence, category and scope (a
  * letter each: h/m/l, a/h/p, l/g), its content hash (`hashWidth` ASCII characters, when the
  * header says so), and last the names, one after another (JSON strings): what an index line
  * shows of an entry, read without its line.
@@ -78,6 +88,7 @@ function columnSpans(count: number, hashWidth: number, nameBytes: number) {
     nameStarts: view((b, o, n) => new Uint32Array(b, o, n), 4, count + 1),
     order: view((b, o, n) => new Int32Array(b, o, n), 4, count),
     recency: view((b, o, n) => new Int32Array(b, o, n), 4, count),
+    inOrder: view((b, o, n) => new Int32Array(b, o, n), 4, count),
     confidence: view((b, o, n) => new Uint8Array(b, o, n), 1, count),
     category: view((b, o, n) => new Uint8Array(b, o, n), 1, count),
     scope: view((b, o, n) => new Uint8Array(b, o, n), 1, count),
@@ -171,6 +182,8 @@ export function rankingCachePieces(fingerprint: string, ranking: RankingData): U
   });
   columns.order.set(ranking.orders.order);
   columns.recency.set(ranking.orders.recency);
+  if (ranking.orders.inOrder !== undefined) columns.inOrder.set(ranking.orders.inOrder);
+  else ranking.orders.order.forEach((place, position) => (columns.inOrder[place] = position));
   const { terms, postingStarts, postings } = packedPostings(ranking.index);
   const header: RankingHeader = {
     fingerprint,
@@ -258,9 +271,21 @@ export function decodeRankingCacheHeader(header: string, fingerprint: string, bo
     return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
   };
   const table: CachedTable = { readLine, columns, hashes: hashWidth > 0 ? Buffer.from(columns.hashes.buffer, columns.hashes.byteOffset, columns.hashes.byteLength).toString("latin1") : parsed.hashes!, hashWidth, full: new Map() };
-  const candidates: Entry[] = new Array<Entry>(count);
   const CachedEntry = cachedEntries(table);
-  for (let at = 0; at < count; at++) candidates[at] = new CachedEntry(at);
+  // A few hundred entries are made at once (read one at a time through a list, they cost the
+  // plan of a bank of 283 more than making them all); thousands, each as it is first read, the
+  // same one at every read after (a plan reads a few thousand of 50,000: making them all cost it
+  // some 6 ms).
+  let candidates: Entry[] | undefined;
+  let entries: EntryList;
+  if (count <= EAGER_ENTRIES) {
+    candidates = new Array<Entry>(count);
+    for (let at = 0; at < count; at++) candidates[at] = new CachedEntry(at);
+    entries = candidates;
+  } else {
+    const made = new Array<Entry | undefined>(count);
+    entries = entryList(count, (at) => (made[at] ??= new CachedEntry(at)));
+  }
   const find = (term: string) => {
     let low = 0;
     let high = terms.length;
@@ -309,9 +334,12 @@ export function decodeRankingCacheHeader(header: string, fingerprint: string, bo
     decodedPostings: postingsOf,
   };
   return {
-    candidates,
+    get candidates() {
+      return (candidates ??= Array.from(entries));
+    },
+    entries,
     index,
-    orders: { order: columns.order, recency: columns.recency },
+    orders: { order: columns.order, recency: columns.recency, inOrder: columns.inOrder },
     sharedHashPrefixes: parsed.sharedHashPrefixes,
   };
 }

@@ -34,7 +34,7 @@ export function planSessionStart(
     return originalSessionPlan(injection, fetch);
   }
   const plan = planInjection({
-    candidates: ranking.candidates,
+    candidates: ranking.entries ?? ranking.candidates,
     limit: config.injectionLimit,
     maxChars: config.injectionMaxChars,
     query,
@@ -82,7 +82,7 @@ export function planPromptRecall(
     return { block: "", entries: [], sources: { local: 0, global: 0 }, droppedForBudget: 0 };
   }
   const plan = planInjection({
-    candidates: ranking.candidates,
+    candidates: ranking.entries ?? ranking.candidates,
     limit: config.promptRecallLimit,
     maxChars: Math.min(PROMPT_RECALL_MAX_CHARS, config.injectionMaxChars),
     query: { text: prompt },

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { buildRelevanceIndex, entryOrders, planInjection, sharedHashPrefixes, type InjectionRequest, type RelevanceQuery } from "@iflow-memory/ranker";
+import { buildRelevanceIndex, entryOrders, planInjection, queryTerms, sharedHashPrefixes, termPostings, type EntryList, type InjectionRequest, type RelevanceQuery } from "@iflow-memory/ranker";
 import type { Entry } from "@iflow-memory/parser";
 import { CORPORA_DIR, REPO_ROOT } from "@iflow-memory/test-utils";
 import { describe, expect, it } from "vitest";
@@ -92,5 +92,67 @@ describe("planInjection's reading of its ranking", () => {
     }
     // Where the ranking is longer than the index, its tail was never put in order for the plan.
     expect(longer).toBeGreaterThan(queries.length);
+  });
+});
+
+// The entries as a ranking cache gives thousands of them: each made (here, noted) when first read.
+function notedList(entries: readonly Entry[]): { list: EntryList; read: Set<number> } {
+  const read = new Set<number>();
+  const at = (position: number): Entry | undefined => {
+    if (!(Number.isInteger(position) && position >= 0 && position < entries.length)) return undefined;
+    read.add(position);
+    return entries[position];
+  };
+  return {
+    list: {
+      length: entries.length,
+      at,
+      *[Symbol.iterator]() {
+        for (let position = 0; position < entries.length; position++) yield at(position)!;
+      },
+    },
+    read,
+  };
+}
+
+describe("planInjection over entries made as they are read", () => {
+  it("plans what it plans over an array, reading only the entries that hold a term of the query and today's first ones (inOrder), of 2,120", async () => {
+    const { ranking } = await prepareSessionInjection({ projectRoot: join(CORPORA_DIR, "iflow-kb-2026-04"), globalStoreDir: join(CORPORA_DIR, "global-store-example") });
+    const candidates = Array.from({ length: 8 }, (_, copy) => ranking!.candidates.map((entry, at) => ({ ...entry, name: `${entry.name} (${copy})`, contentHash: `${copy}${at.toString(16).padStart(15, "0")}` }))).flat();
+    const index = buildRelevanceIndex(candidates);
+    const orders = entryOrders(candidates);
+    // Today's first entries: as many as the core and an index of 150 lines can take, and more.
+    const todaysFirst = new Set(orders.inOrder!.slice(0, 400));
+    let fewest = candidates.length;
+    for (const fillWithCore of [true, false]) {
+      for (const query of [undefined, ...queries]) {
+        const request: InjectionRequest = { candidates, limit: 20, maxChars: 9000, fillWithCore, index: { fetch: "mcp", share: 0.7, maxLines: 150, matchesInFull: 5 }, ranking: { index, orders }, sharedHashPrefixes: [], ...(query === undefined ? {} : { query }) };
+        const { list, read } = notedList(candidates);
+        const plan = planInjection({ ...request, candidates: list });
+        const expected = planInjection(request);
+        expect({ ...plan, ranked: plan.ranked }).toEqual({ ...expected, ranked: expected.ranked });
+        const holding = new Set<number>();
+        for (const term of query === undefined ? [] : queryTerms(query).keys()) termPostings(index, term).forEach((number, at) => at % 2 === 0 && holding.add(number));
+        expect([...read].filter((position) => !holding.has(position) && !todaysFirst.has(position))).toEqual([]);
+        if (read.size > 0) fewest = Math.min(fewest, read.size);
+      }
+    }
+    expect(fewest).toBeLessThan(200);
+    // Without inOrder, today's order is made from every entry's place: all of them are read.
+    const { list, read } = notedList(candidates);
+    planInjection({ candidates: list, limit: 20, maxChars: 9000, ranking: { index, orders: { order: orders.order, recency: orders.recency } }, sharedHashPrefixes: [] });
+    expect(read.size).toBe(candidates.length);
+  });
+
+  it("says so when today's order given place by place is not that of the places (a damaged cache)", async () => {
+    const { ranking } = await prepareSessionInjection({ projectRoot: join(CORPORA_DIR, "iflow-kb-2026-04"), globalStoreDir: join(CORPORA_DIR, "global-store-example") });
+    const candidates = ranking!.candidates;
+    const orders = entryOrders(candidates);
+    const inOrder = orders.inOrder!.slice();
+    [inOrder[0], inOrder[1]] = [inOrder[1]!, inOrder[0]!];
+    const { list } = notedList(candidates);
+    expect(() => planInjection({ candidates: list, limit: 20, maxChars: 9000, ranking: { orders: { ...orders, inOrder } } })).toThrow("today's order names no candidate at place 0 (orders.inOrder is not the inverse of orders.order)");
+    // An array of entries is put in order from their places: the column is not read.
+    expect(planInjection({ candidates, limit: 20, maxChars: 9000, ranking: { orders: { ...orders, inOrder } } })).toEqual(planInjection({ candidates, limit: 20, maxChars: 9000, ranking: { orders } }));
   });
 });

@@ -1,5 +1,5 @@
 import type { Entry } from "@iflow-memory/parser";
-import { buildRelevanceIndex, entryOrders, injectionCandidates, rankEntries, SEARCH_FLOOR, type AnyRelevanceIndex, type EntryOrders, type RankedEntry } from "@iflow-memory/ranker";
+import { buildRelevanceIndex, entryOrders, injectionCandidates, rankEntries, SEARCH_FLOOR, type AnyRelevanceIndex, type EntryList, type EntryOrders, type RankedEntry } from "@iflow-memory/ranker";
 import { injectionFingerprint, type InjectionFingerprint } from "../caches/injection-cache.js";
 import { MEMORY_CACHE_SALT } from "../caches/memory-cache-salt.js";
 import { readFeedback } from "../read-feedback.js";
@@ -51,7 +51,7 @@ export interface MemorySearcher {
 }
 
 interface Scoped {
-  candidates: Entry[];
+  candidates: EntryList;
   index: AnyRelevanceIndex;
   orders: EntryOrders;
   warnings: StoreWarning[];
@@ -100,8 +100,8 @@ export function createMemorySearcher(options: { projectRoot: string; globalStore
       saving = Promise.all([saving, written]).then(() => undefined);
     }
     if (found.ranking === null) return fromSources(now, "all");
-    const { candidates, index, orders } = found.ranking;
-    return { candidates, index, orders, warnings: found.warnings };
+    const { index, orders } = found.ranking;
+    return { candidates: found.ranking.entries ?? found.ranking.candidates, index, orders, warnings: found.warnings };
   };
 
   return {
