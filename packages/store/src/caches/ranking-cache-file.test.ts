@@ -3,7 +3,7 @@ import { buildRelevanceIndex, entryOrders, indexTerms, planInjection, termPostin
 import { CORPORA_DIR } from "@iflow-memory/test-utils";
 import { describe, expect, it } from "vitest";
 import { prepareSessionInjection } from "../prepare-session-injection.js";
-import { decodeRankingCache, encodeRankingCache } from "./ranking-cache-file.js";
+import { decodeRankingCache, encodeRankingCache, type RankingData } from "./ranking-cache-file.js";
 
 const sources = { projectRoot: join(CORPORA_DIR, "iflow-kb-2026-04"), globalStoreDir: join(CORPORA_DIR, "global-store-example") };
 // A cache file's parts: its header, the entries' lines (and an empty one after the last's newline), the postings (8 bytes each, and a newline), the columns that end it.
@@ -48,26 +48,10 @@ describe("encodeRankingCache / decodeRankingCache", () => {
     expect(entryOrders(decoded.candidates)).toEqual(ranking!.orders);
   });
 
-  it("gives a cache of more than a thousand entries as a list that makes each when first read, and today's order place by place", async () => {
+  it("gives a cache of more than a thousand entries as a list that makes each when first read, past 10,000 with its names read one by one, and today's order place by place", async () => {
     const { ranking } = await prepareSessionInjection(sources);
-    // Five copies of the real bank's (1,325 entries).
-    const candidates = Array.from({ length: 5 }, (_, copy) => ranking!.candidates.map((entry, at) => ({ ...entry, name: `${entry.name} (${copy})`, contentHash: `${copy}${at.toString(16).padStart(15, "0")}` }))).flat();
-    const orders = entryOrders(candidates);
-    const decoded = decodeRankingCache(encodeRankingCache("f", { candidates, index: buildRelevanceIndex(candidates), orders, sharedHashPrefixes: [] }), "f")!;
-    const { entries } = decoded;
-    expect(Array.isArray(entries)).toBe(false);
-    expect([entries!.length, entries!.at(-1), entries!.at(candidates.length), entries!.at(1.5)]).toEqual([candidates.length, undefined, undefined, undefined]);
-    // The same entry at every read, and, read in order, the candidates (which a first read of them makes whole).
-    expect(entries!.at(1300)).toBe(entries!.at(1300));
-    expect(entries!.at(1300)!.name).toBe(candidates[1300]!.name);
-    expect([...entries!]).toEqual(decoded.candidates);
-    expect(decoded.candidates.map((entry) => entry.contentHash)).toEqual(candidates.map((entry) => entry.contentHash));
-    expect(decoded.orders).toEqual(orders);
-    // Fewer entries are made at once, an array.
-    expect(Array.isArray(decodeRankingCache(encodeRankingCache("f", ranking!), "f")!.entries)).toBe(true);
-    // Orders given without inOrder (worked out elsewhere): the file's column is worked out from today's places.
-    const { inOrder, ...places } = orders;
-    expect(decodeRankingCache(encodeRankingCache("f", { candidates, index: buildRelevanceIndex(candidates), orders: places, sharedHashPrefixes: [] }), "f")!.orders.inOrder).toEqual(inOrder);
+    // Five copies of the real bank's (1,325 entries), and forty (10,600).
+    for (const copies of [5, 40]) expectLazyCache(ranking!, copies);
   });
 
   it("parses an entry's own line only when its text is asked for", async () => {
@@ -185,3 +169,25 @@ describe("encodeRankingCache / decodeRankingCache", () => {
     expect([decoded.candidates, decoded.index.documents, [...indexTerms(decoded.index)]]).toEqual([[], 0, []]);
   });
 });
+
+// A cache of `copies` copies of the real bank's entries, decoded: entries made as they are read,
+// the same at every read; their fields, names and orders those written.
+function expectLazyCache(ranking: RankingData, copies: number): void {
+  const candidates = Array.from({ length: copies }, (_, copy) => ranking.candidates.map((entry, at) => ({ ...entry, name: `${entry.name} (${copy})`, contentHash: `${copy}${at.toString(16).padStart(15, "0")}` }))).flat();
+  const orders = entryOrders(candidates);
+  const decoded = decodeRankingCache(encodeRankingCache("f", { candidates, index: buildRelevanceIndex(candidates), orders, sharedHashPrefixes: [] }), "f")!;
+  const { entries } = decoded;
+  expect(Array.isArray(entries)).toBe(false);
+  expect([entries!.length, entries!.at(-1), entries!.at(candidates.length), entries!.at(1.5)]).toEqual([candidates.length, undefined, undefined, undefined]);
+  // The same entry at every read, and, read in order, the candidates (which a first read of them makes whole).
+  expect(entries!.at(1300)).toBe(entries!.at(1300));
+  expect(entries!.at(1300)!.name).toBe(candidates[1300]!.name);
+  expect([...entries!]).toEqual(decoded.candidates);
+  expect(decoded.candidates.map((entry) => [entry.contentHash, entry.name, entry.category])).toEqual(candidates.map((entry) => [entry.contentHash, entry.name, entry.category]));
+  expect(decoded.orders).toEqual(orders);
+  // Fewer entries are made at once, an array.
+  expect(Array.isArray(decodeRankingCache(encodeRankingCache("f", ranking), "f")!.entries)).toBe(true);
+  // Orders given without inOrder (worked out elsewhere): the file's column is worked out from today's places.
+  const { inOrder, ...places } = orders;
+  expect(decodeRankingCache(encodeRankingCache("f", { candidates, index: buildRelevanceIndex(candidates), orders: places, sharedHashPrefixes: [] }), "f")!.orders.inOrder).toEqual(inOrder);
+}

@@ -50,6 +50,8 @@ interface RankingHeader {
 
 // At most so many entries of a cache file are made when it is read; more, each when it is first read.
 const EAGER_ENTRIES = 1000;
+// At most so many entries' names are read with the other columns; more, each when it is asked for.
+const NAMES_LATER = 10_000;
 
 // A posting in the file: an entry's position and the term's count in it (hundredths), 4 bytes each.
 const POSTING_BYTES = 8;
@@ -259,10 +261,15 @@ export function decodeRankingCacheHeader(header: string, fingerprint: string, bo
   const nameBytes = parsed.columns - columnBytes(count, hashWidth, 0);
   if (!Number.isSafeInteger(nameBytes) || nameBytes < 0 || parsed.columns > bodyBytes) return null;
   const columnsStart = bodyBytes - parsed.columns;
-  let columnsBytes = read(columnsStart, bodyBytes);
+  const namesStart = bodyBytes - nameBytes;
+  // Past 10,000 entries, each name is read when it is asked for: an index shows a few hundred,
+  // one read each (some 3 µs), where reading them all takes longer (at 50,000 entries they are
+  // some 3 MB, more than all the other columns).
+  const namesLater = count > NAMES_LATER;
+  let columnsBytes = read(columnsStart, namesLater ? namesStart : bodyBytes);
   // The views need the columns aligned for their widths: copied when they are not.
   if (columnsBytes.byteOffset % 8 !== 0) columnsBytes = new Uint8Array(columnsBytes);
-  const columns = columnLayout(columnsBytes, count, hashWidth, nameBytes);
+  const columns = columnLayout(columnsBytes, count, hashWidth, namesLater ? 0 : nameBytes);
   if (columns.nameStarts[count] !== nameBytes) return null;
   const postingsStart = columns.offsets[count]!;
   if (columnsStart !== postingsStart + postingStarts[terms.length]! * POSTING_BYTES + 1) return null;
@@ -270,7 +277,9 @@ export function decodeRankingCacheHeader(header: string, fingerprint: string, bo
     const bytes = read(start, end);
     return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
   };
-  const table: CachedTable = { readLine, columns, hashes: hashWidth > 0 ? Buffer.from(columns.hashes.buffer, columns.hashes.byteOffset, columns.hashes.byteLength).toString("latin1") : parsed.hashes!, hashWidth, full: new Map() };
+  const { nameStarts } = columns;
+  const nameText = namesLater ? (at: number) => readLine(namesStart + nameStarts[at]!, namesStart + nameStarts[at + 1]!) : (at: number) => columns.names.toString("utf8", nameStarts[at], nameStarts[at + 1]);
+  const table: CachedTable = { readLine, nameText, columns, hashes: hashWidth > 0 ? Buffer.from(columns.hashes.buffer, columns.hashes.byteOffset, columns.hashes.byteLength).toString("latin1") : parsed.hashes!, hashWidth, full: new Map() };
   const CachedEntry = cachedEntries(table);
   // A few hundred entries are made at once (read one at a time through a list, they cost the
   // plan of a bank of 283 more than making them all); thousands, each as it is first read, the
@@ -348,6 +357,8 @@ export function decodeRankingCacheHeader(header: string, fingerprint: string, bo
 // parsed of them (few: the entries shown).
 interface CachedTable {
   readLine: (start: number, end: number) => string;
+  /** An entry's name as the file keeps it (a JSON string). */
+  nameText: (at: number) => string;
   columns: ColumnLayout;
   /** The content hashes: one after another, `hashWidth` characters each, or a list. */
   hashes: string | string[];
@@ -360,7 +371,7 @@ interface CachedTable {
 // makes 50,000 (what they share is the class's, made for the file: a field for it cost a new
 // process making 5,000 of them half a millisecond more).
 function cachedEntries(table: CachedTable): new (at: number) => Entry {
-  const { columns, hashes, hashWidth, full, readLine } = table;
+  const { columns, hashes, hashWidth, full, readLine, nameText } = table;
   return class CachedEntry extends LazyEntry implements Entry {
     readonly #at: number;
 
@@ -386,8 +397,7 @@ function cachedEntries(table: CachedTable): new (at: number) => Entry {
     }
     // An index line shows an entry's name alone: read from the names that end the columns.
     override get name(): string {
-      const { nameStarts, names } = columns;
-      return JSON.parse(names.toString("utf8", nameStarts[this.#at], nameStarts[this.#at + 1])) as string;
+      return JSON.parse(nameText(this.#at)) as string;
     }
     get lastObserved(): string | null {
       return this.whole().lastObserved;
