@@ -181,7 +181,6 @@ function inTodaysOrder<T extends Entry>(candidates: EntryList<T>, orders: EntryO
 
 // The first `count` of `entries` (all of them, when fewer), read by their place.
 function firstOf<T extends Entry>(entries: EntryList<T>, count: number): T[] {
-  if (Array.isArray(entries)) return (entries as readonly T[]).slice(0, count);
   const first: T[] = [];
   for (let place = 0; place < Math.min(count, entries.length); place++) first.push(entries.at(place)!);
   return first;
@@ -296,7 +295,6 @@ function withContestedPartners(selected: Entry[], candidates: EntryList): Entry[
 
 // The first of `entries` that `test` holds for, reading no further.
 function find<T extends Entry>(entries: EntryList<T>, test: (entry: T) => boolean): T | undefined {
-  if (Array.isArray(entries)) return (entries as readonly T[]).find(test);
   for (const entry of entries) if (test(entry)) return entry;
   return undefined;
 }

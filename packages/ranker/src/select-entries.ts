@@ -23,7 +23,7 @@ export function selectEntries<T extends Entry>(entries: EntryList<T>, limit: num
   const total = entries.length;
   const slots = limit < 0 ? total : Math.min(limit, total);
   // No category can give more than `slots` entries: only those are put in order.
-  const buckets = sorted === undefined ? CATEGORY_PRIORITY.map((category) => sortEntries(entryArray(entries).filter((entry) => entry.category === category), slots)) : firstOfEach(sorted, slots);
+  const buckets = sorted === undefined ? sortedByCategory(entryArray(entries), slots) : firstOfEach(sorted, slots);
   // (With no slot, every bucket is empty, and so is the selection.)
   const nonEmpty = buckets.filter((bucket) => bucket.length > 0).length;
 
@@ -42,6 +42,11 @@ export function selectEntries<T extends Entry>(entries: EntryList<T>, limit: num
   }
   buckets.forEach((bucket, bucketIndex) => take(bucketIndex, bucket.length));
   return selected;
+}
+
+// The first `count` of each category of `entries`, sorted (`sortEntries`), by `CATEGORY_PRIORITY`.
+function sortedByCategory<T extends Entry>(entries: readonly T[], count: number): T[][] {
+  return CATEGORY_PRIORITY.map((category) => sortEntries(entries.filter((entry) => entry.category === category), count));
 }
 
 // The first `count` of each category in `sorted` (priority order), by `CATEGORY_PRIORITY`.
