@@ -5,10 +5,11 @@
 // `node -e 0` run in the same rotation (ratio = median of the pairs' ratios), like the hooks.
 // Writes its section of BENCHMARKS.md (between the cli-bench markers).
 import { spawnSync } from "node:child_process";
-import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, cpSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { benchSection, writeBenchSection } from "./bench-section.mjs";
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 // The package's bin runs this file.
@@ -103,9 +104,10 @@ for (let run = 0; run < RUNS; run++) {
     row.ratios.push(elapsed / base);
   }
 }
+const marks = benchSection("cli-bench", "Command line", "bench/cli-bench.mjs");
 const section = [
-  "<!-- cli-bench:start (written by `pnpm bench`: bench/cli-bench.mjs) -->",
-  "## Command line",
+  marks.start,
+  marks.heading,
   "",
   `Each command spawned as a user runs it, median of ${RUNS} runs, each paired with a \`node -e 0\` run (ratio = median of the pairs' ratios).`,
   `Machine: ${cpus().length} × ${cpus()[0]?.model.split(" ").slice(0, 2).join(" ") ?? "CPU"}, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}; \`node -e 0\`: ${median(baseline).toFixed(1)} ms.`,
@@ -115,11 +117,8 @@ const section = [
   "| command | median (ratio to `node -e 0`) | budget |",
   "|---|---|---|",
   ...rows.map((row) => `| ${row.name} | ${median(row.times).toFixed(1)} ms (${median(row.ratios).toFixed(2)} ×) | ${row.budget} |`),
-  "<!-- cli-bench:end -->",
+  marks.end,
 ].join("\n");
 console.log(section);
 rmSync(dirname(HOME_STORE), { recursive: true, force: true });
-const path = join(REPO_ROOT, "BENCHMARKS.md");
-const document = readFileSync(path, "utf8");
-const pattern = /<!-- cli-bench:start[\s\S]*?<!-- cli-bench:end -->/;
-writeFileSync(path, pattern.test(document) ? document.replace(pattern, section) : `${document.trimEnd()}\n\n${section}\n`);
+writeBenchSection(REPO_ROOT, marks.name, section);

@@ -9,6 +9,7 @@ import { cpus, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { IN_PROCESS_MAX_BYTES } from "@iflow-memory/hook-adapter";
+import { benchSection, writeBenchSection } from "./bench-section.mjs";
 import { realCopies } from "./real-copies.mjs";
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -353,9 +354,10 @@ const rows = scenarios.map((scenario) => {
   return `| ${scenario.name} | ${cell(median(scenario.warm), scenario.warmRatios)} | ${fresh} | ${edited} | ${cell(median(scenario.cold), scenario.coldRatios)} | ${scenario.entries} / ${scenario.chars.toLocaleString("en-US")} | ${budgetCell(scenario)} |`;
 });
 const floorRows = floors.map((floor) => `| ${floor.name} | ${cell(median(floor.warm), floor.warmRatios)} | — | — | — | — | the least ${floor.bounds} can cost |`);
+const marks = benchSection("hook-bench", "Hook, end to end", "bench/hook-bench.mjs");
 const section = [
-  "<!-- hook-bench:start (written by `pnpm bench`: bench/hook-bench.mjs) -->",
-  "## Hook, end to end",
+  marks.start,
+  marks.heading,
   "",
   `The hook as Claude Code starts it (\`node packages/hook-adapter/dist/session-start.cjs\`: a new process, stdin JSON, tracking file written), median of ${RUNS} runs per cell; each run follows a \`node -e 0\` run (same environment), and the ratio is the median of those pairs' ratios. *Warm*: the injection cached since the files last changed, as at every session start but the first after an edit. *Warm, new signals* (relevance session starts): the same, but git's answer differs from the last start's (a new untracked file each run), so the last plan cannot be reused and the cached index is ranked for a new query — the condition of the relevance budgets. *After an edit*: a learning appended to the bank's heuristics.md, so that the cached injection is stale and that file is parsed again, the others' entries coming from their per-file cache (\`.cache/files\`) and that file's unchanged entries from the cache of its version before the edit — each edit one learning after the file's kept version. Two starts follow each edit: *at once*, while the edited file is younger than two seconds (nothing made from it is kept), and *settled*, the first start after the file has settled (two seconds), which also writes what it made to the cache (the edited file's entries and the injection; the ranking's cache, every term's postings, is left to a background process it starts, and no start is timed before the last one's has finished) — the start a user meets after an edit made before the session, and the figure the budget is held to; its memory is the peak resident set of one more start at once (worker thread included). At 50,000 entries (over 4 MiB) the session gets the injection made before the edit and a background process works out the new one (not timed here: see "Issue #22" above). *Cold*: every cache off (\`IFLOW_MEMORY_HOOK_CACHE=0\`), every file parsed and ranked — at 50,000 entries with relevance that takes longer than the 2 s deadline, which then ends it (the session starts without memory; with the cache on, a background process would cache it for the next). Each project is a git repository on a branch \`fix/embedding-call-timeouts\` with a commit of its own and a changed file, its index written again a second after its files (one \`git status\`, as any use of a project gives: git takes a file written in the same second as its index for possibly changed, and would hash the bank at every start — 10 MB at 50,000 entries); *today's order* projects set \`memory_injection_ranking: original\` and \`memory_prompt_recall: false\`. The prompt hook's runs are each a new session.`,
   `Machine: ${cpus().length} × ${cpus()[0]?.model.trim() ?? "cpu"}, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}.`,
@@ -367,18 +369,8 @@ const section = [
   ...floorRows,
   "",
   "*Floors* (`bench/floors/`) are programs that do only what a hook cannot do without, with the stdin, folder and store of the scenario they bound: node started on a file; stdin read from its socket as the hooks read it (a `net.Socket`, the one public way to read a socket without blocking on it); for the prompt hook, the cached index of the real bank read and parsed; for a session start, `git status` run and waited for. A budget's room above its floor is what the hook's own code may cost — loading it, the cached injection, tokenizing and ranking, the tracking file, the history and the session's ledger. The rows marked *not built* measure a design this project does not have: a hook that reads its stdin, hands it over a Unix socket to a process that stays (`resident-server.cjs`, which holds the answer already and, for a session start, runs `git status` first), and prints the answer.",
-  "<!-- hook-bench:end -->",
+  marks.end,
 ].join("\n");
 console.log(section);
-
-const path = join(REPO_ROOT, "BENCHMARKS.md");
-let document;
-try {
-  document = readFileSync(path, "utf8");
-} catch {
-  document = "# Benchmarks\n\nMeasured by `pnpm bench`; ratios are against a baseline run in the same process, so they compare across machines better than milliseconds do.\n";
-}
-const pattern = /<!-- hook-bench:start[\s\S]*?<!-- hook-bench:end -->/;
-document = pattern.test(document) ? document.replace(pattern, section) : `${document.trimEnd()}\n\n${section}\n`;
-writeFileSync(path, document);
+writeBenchSection(REPO_ROOT, marks.name, section);
 resident.kill();
