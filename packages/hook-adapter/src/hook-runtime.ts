@@ -6,6 +6,7 @@ import {
   entryFileCache,
   findProjectRoot,
   formatWarning,
+  handOverCacheRefresh,
   injectionCachePath,
   injectionFingerprint,
   isJsonObject,
@@ -58,9 +59,12 @@ export interface HookIO {
    * Starts a process that outlives the hook to work the injection out and cache it
    * (`refreshCachedInjection`): after the hook read settled files itself (it keeps nothing of
    * them then), or when the deadline ended a wait on `prepareAside`. The next session start then
-   * finds the injection cached. Called through `atExit` when that is given.
+   * finds the injection cached. Called through `atExit` when that is given. Returns the process's
+   * id, which the refresh's claim then names (`handOverCacheRefresh`), so that the claim holds while
+   * that process runs and no longer: a start killed before it started one leaves a claim that the
+   * next start takes over.
    */
-  refreshInBackground?: (options: InjectionSources) => void;
+  refreshInBackground?: (options: InjectionSources) => number | undefined | void;
   /**
    * Runs a task as the process exits, after the hook's output (the hook's bundle: the process's
    * `exit` event). A background refresh is started so: started at once, its node, bundles and
@@ -347,7 +351,8 @@ function launchRefresh(refresh: Refresh, atExit: HookIO["atExit"], path: string,
   if (claim !== "claimed") return claim;
   const start = (): boolean => {
     try {
-      refresh(sources);
+      const pid = refresh(sources);
+      if (typeof pid === "number") handOverCacheRefresh(path, pid);
       return true;
     } catch {
       releaseCacheRefresh(path);

@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { claimCacheRefresh, injectionCachePath, prepareSessionInjection, rankingCachePath, releaseCacheRefresh, type SessionInjection } from "@iflow-memory/store";
@@ -149,6 +150,25 @@ describe("runSessionStartHook (large memory files)", () => {
     const read = await start(small.projectRoot, small.home, { refreshInBackground });
     expect(read.context).toContain("Commit often.");
     expect([existsSync(path), existsSync(join(small.storeDir, ".cache", "files"))]).toEqual([false, false]);
+    expect(refreshInBackground).toHaveBeenCalledTimes(2);
+  });
+});
+
+describe("runSessionStartHook (the refresh's claim)", () => {
+  it("hands its claim to the refresh it starts: the claim holds while that process runs, and is taken over once it has ended", async () => {
+    const { projectRoot, home, storeDir } = setup("small");
+    const path = injectionCachePath(storeDir, projectRoot);
+    // A refresh that runs (this process), then one that has ended (a process that ran and exited).
+    const running = await start(projectRoot, home, { refreshInBackground: vi.fn(() => process.pid) });
+    expect(running.context).toContain("Commit often.");
+    expect(claimCacheRefresh(path)).toBe("taken");
+    releaseCacheRefresh(path);
+    const ended = spawnSync(process.execPath, ["-e", "0"]).pid!;
+    const refreshInBackground = vi.fn(() => ended);
+    await start(projectRoot, home, { refreshInBackground });
+    expect(refreshInBackground).toHaveBeenCalledTimes(1);
+    // The next start finds the files as unkept as before and the claim's refresh gone: it claims and starts one.
+    await start(projectRoot, home, { refreshInBackground });
     expect(refreshInBackground).toHaveBeenCalledTimes(2);
   });
 });

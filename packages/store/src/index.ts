@@ -34,6 +34,7 @@ export {
   claimCacheRefresh,
   entryFileCache,
   forgetCachedInjection,
+  handOverCacheRefresh,
   injectionCachePath,
   injectionFingerprint,
   planCachePath,

@@ -7,6 +7,7 @@ import { readTextFile } from "./read-text-file.js";
 import { StoreError } from "./store-error.js";
 import { errorMessage, hasErrorCode } from "./error-code.js";
 import { forgetHeldLock, LOCK_FILE, rememberHeldLock } from "./held-locks.js";
+import { processAlive } from "./process-alive.js";
 
 export { LOCK_FILE };
 
@@ -132,7 +133,7 @@ async function breakIfStale(lockPath: string, staleMs: number): Promise<void> {
   }
   // On this host the process table tells for sure; elsewhere only the heartbeat can.
   if (owner.host === hostname()) {
-    if (!isAlive(owner.pid)) await removeIfSame(lockPath, owner.nonce);
+    if (!processAlive(owner.pid)) await removeIfSame(lockPath, owner.nonce);
     return;
   }
   const age = await ageOf(lockPath);
@@ -169,16 +170,6 @@ async function ageOf(path: string): Promise<number | null> {
     return null;
   }
 }
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return !hasErrorCode(error, "ESRCH");
-  }
-}
-
 
 
 function sleep(milliseconds: number): Promise<void> {

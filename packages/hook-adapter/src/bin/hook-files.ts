@@ -41,14 +41,16 @@ export function prepareInWorker(sources: InjectionSources): Promise<SessionInjec
 }
 
 /**
- * Starts a process that caches the injection for the next hook run. Detached and holding none of
- * the hook's stdio: whatever waits for the hook (its exit, or its output closing) does not wait for it.
+ * Starts a process that caches the injection for the next hook run, and gives its id (for the
+ * refresh's claim to name). Detached and holding none of the hook's stdio: whatever waits for the
+ * hook (its exit, or its output closing) does not wait for it.
  */
-export function refreshInBackground(sources: InjectionSources): void {
+export function refreshInBackground(sources: InjectionSources): number | undefined {
   const { spawn } = require("node:child_process") as typeof import("node:child_process");
   const child = spawn(process.execPath, [ASIDE_BUNDLE, sources.projectRoot, sources.globalStoreDir], { detached: true, stdio: "ignore", windowsHide: true });
   child.on("error", () => undefined);
   child.unref();
+  return child.pid;
 }
 
 // child_process is loaded when git first runs: most hook runs never run it.

@@ -6,6 +6,7 @@ export {
   claimCacheRefresh,
   entryFileCache,
   forgetCachedInjection,
+  handOverCacheRefresh,
   injectionCachePath,
   injectionFingerprint,
   planCachePath,

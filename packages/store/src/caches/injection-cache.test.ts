@@ -1,8 +1,9 @@
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { buildRelevanceIndex, entryOrders, indexTerms, sharedHashPrefixes } from "@iflow-memory/ranker";
 import { hashContent, type Entry } from "@iflow-memory/parser";
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { hostname } from "node:os";
+import { dirname, join } from "node:path";
 import { CORPORA_DIR, makeTempDir } from "@iflow-memory/test-utils";
 import { describe, expect, it } from "vitest";
 import { entryFileCachePath } from "./entry-file-cache.js";
@@ -10,6 +11,7 @@ import {
   claimCacheRefresh,
   entryFileCache,
   forgetCachedInjection,
+  handOverCacheRefresh,
   injectionCachePath,
   injectionFingerprint,
   planCachePath,
@@ -209,6 +211,43 @@ describe("claimCacheRefresh", () => {
     const old = (Date.now() - REFRESH_CLAIM_MS - 60_000) / 1000;
     utimesSync(`${path}.refreshing`, old, old);
     expect([claimCacheRefresh(path), claimCacheRefresh(path)]).toEqual(["claimed", "taken"]);
+  });
+
+  it("names the process that holds it, and then the refresh it is handed over to", () => {
+    const sources = project();
+    const path = injectionCachePath(sources.globalStoreDir, sources.projectRoot);
+    const holder = () => JSON.parse(readFileSync(`${path}.refreshing`, "utf8")) as unknown;
+    expect(claimCacheRefresh(path)).toBe("claimed");
+    expect(holder()).toEqual({ pid: process.pid, host: hostname() });
+    handOverCacheRefresh(path, 4242);
+    expect(holder()).toEqual({ pid: 4242, host: hostname() });
+  });
+
+  it("takes over at once a claim whose process has ended on this machine (a start killed before it started its refresh), whatever its age", () => {
+    const sources = project();
+    const path = injectionCachePath(sources.globalStoreDir, sources.projectRoot);
+    // The id of a process that ran and ended (reused since only by chance: then the claim holds, as any young one).
+    const ended = spawnSync(process.execPath, ["-e", "0"]).pid!;
+    expect(claimCacheRefresh(path)).toBe("claimed");
+    handOverCacheRefresh(path, ended);
+    expect([claimCacheRefresh(path), claimCacheRefresh(path)]).toEqual(["claimed", "taken"]);
+    // Handed over to a refresh that runs (this process), it holds.
+    handOverCacheRefresh(path, process.pid);
+    expect(claimCacheRefresh(path)).toBe("taken");
+  });
+
+  it("leaves a young claim to its age where the process table cannot tell: another machine's, or one that names no one (an earlier build's)", () => {
+    const sources = project();
+    const path = injectionCachePath(sources.globalStoreDir, sources.projectRoot);
+    const ended = spawnSync(process.execPath, ["-e", "0"]).pid!;
+    mkdirSync(dirname(path), { recursive: true });
+    for (const text of [`${JSON.stringify({ pid: ended, host: `not-${hostname()}` })}\n`, "", "{not json", `${JSON.stringify({ pid: -1, host: hostname() })}\n`]) {
+      writeFileSync(`${path}.refreshing`, text);
+      expect(claimCacheRefresh(path)).toBe("taken");
+      const old = (Date.now() - REFRESH_CLAIM_MS - 60_000) / 1000;
+      utimesSync(`${path}.refreshing`, old, old);
+      expect(claimCacheRefresh(path)).toBe("claimed");
+    }
   });
 
   it("is impossible where the cache folder cannot be made", () => {

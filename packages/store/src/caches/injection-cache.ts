@@ -1,4 +1,5 @@
-import { closeSync, constants, fstatSync, mkdirSync, openSync, readSync, statSync, unlinkSync } from "node:fs";
+import { closeSync, constants, fstatSync, mkdirSync, openSync, readSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { hostname } from "node:os";
 import { dirname, join } from "node:path";
 import { CATEGORIES } from "@iflow-memory/parser";
 import type { SessionInjection } from "../prepare-session-injection.js";
@@ -7,6 +8,7 @@ import { SETTLE_MS } from "../settle-ms.js";
 import { configPath, isMemoryConfig } from "../read-config.js";
 import { FEEDBACK_FILE } from "../read-feedback.js";
 import { knowledgeBankDir } from "../read-knowledge-bank.js";
+import { processAlive } from "../process-alive.js";
 import { readTextFileSync } from "../read-text-file.js";
 import { shortHash } from "../short-hash.js";
 import { writeFileAtomically } from "../write-file-atomically.js";
@@ -339,31 +341,78 @@ export type RefreshClaim = "claimed" | "taken" | "impossible";
 /**
  * Claims the right to recompute a cached injection away from any session start (a background
  * process). The claim is a marker file beside the cache, made exclusively, so that sessions
- * starting together start one refresh, not one each; `releaseCacheRefresh` ends it, and one
- * older than `REFRESH_CLAIM_MS` is taken over. "impossible" when the cache folder cannot be
- * made or written (a file in its place, a read-only home).
+ * starting together start one refresh, not one each; it names the process that holds it (this
+ * one, until `handOverCacheRefresh` names the refresh it started), and `releaseCacheRefresh` ends
+ * it. A claim whose process has ended on this machine (a session start killed before it could
+ * start its refresh) is taken over at once; any other, once older than `REFRESH_CLAIM_MS`.
+ * "impossible" when the cache folder cannot be made or written (a file in its place, a read-only
+ * home).
  *
  * @example
- * if (claimCacheRefresh(injectionCachePath(store, root)) === "claimed") startRefresh(); // which ends with releaseCacheRefresh
+ * if (claimCacheRefresh(injectionCachePath(store, root)) === "claimed") handOverCacheRefresh(path, startRefresh()); // which ends with releaseCacheRefresh
  */
 export function claimCacheRefresh(path: string, now = Date.now()): RefreshClaim {
   const claim = `${path}.refreshing`;
   try {
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
     for (let attempt = 0; attempt < 2; attempt++) {
+      let descriptor: number;
       try {
-        closeSync(openSync(claim, "wx", 0o600));
-        return "claimed";
+        descriptor = openSync(claim, "wx", 0o600);
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== "EEXIST") return "impossible";
-        const info = statSync(claim, { throwIfNoEntry: false });
-        if (info !== undefined && now - info.mtimeMs < REFRESH_CLAIM_MS) return "taken";
+        if (claimHeld(claim, now)) return "taken";
         releaseCacheRefresh(path);
+        continue;
       }
+      let written = false;
+      try {
+        writeSync(descriptor, claimText(process.pid));
+        written = true;
+      } finally {
+        closeSync(descriptor);
+        // A claim that names no one would hold until it is old: none is left instead.
+        if (!written) releaseCacheRefresh(path);
+      }
+      return "claimed";
     }
     return "taken";
   } catch {
     return "impossible";
+  }
+}
+
+/**
+ * Names `pid` (the refresh a session start started, which outlives it) as the holder of the
+ * claim `claimCacheRefresh` made, so that the claim outlives the start that made it. Never throws:
+ * a claim left naming the start is taken over once the start has ended.
+ *
+ * @example
+ * handOverCacheRefresh(injectionCachePath(store, root), child.pid);
+ */
+export function handOverCacheRefresh(path: string, pid: number): void {
+  // Replaced whole (renamed over it): a reader sees the start's name or the refresh's, never none.
+  writeFileAtomically(`${path}.refreshing`, claimText(pid), { durable: false }).catch(() => undefined);
+}
+
+// A claim's text: the process that holds it and its machine (whose process table tells whether it runs).
+function claimText(pid: number): string {
+  return `${JSON.stringify({ pid, host: hostname() })}\n`;
+}
+
+// Whether the claim at `claim` still holds: it is there, younger than REFRESH_CLAIM_MS, and not
+// named for a process of this machine that has ended (a claim of another machine, or one that
+// names nothing readable — an earlier build's, or one being written — holds until it is that old).
+function claimHeld(claim: string, now: number): boolean {
+  const info = statSync(claim, { throwIfNoEntry: false });
+  if (info === undefined || now - info.mtimeMs >= REFRESH_CLAIM_MS) return false;
+  const file = readTextFileSync(claim);
+  if (!("text" in file)) return true;
+  try {
+    const holder = JSON.parse(file.text) as { pid?: unknown; host?: unknown };
+    return !(Number.isSafeInteger(holder.pid) && (holder.pid as number) > 0 && holder.host === hostname() && !processAlive(holder.pid as number));
+  } catch {
+    return true;
   }
 }
 
