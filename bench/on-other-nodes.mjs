@@ -22,7 +22,7 @@ if (scripts.length === 0 || majors.some((major) => !/^\d+$/.test(major))) {
 for (const major of majors) {
   const node = join(REPO_ROOT, "packages/test-utils/node_modules", `node${major}-${process.platform}-${process.arch}`, "bin/node");
   if (!existsSync(node)) {
-    console.error(`on-other-nodes: Node ${major} is not installed (no ${node}; \`pnpm install\` installs it on linux-x64 and linux-arm64); its sections were not measured`);
+    console.error(`on-other-nodes: Node ${major} is not installed (no ${node}; \`pnpm install\` installs Node 22 and 24 there on linux-x64 and linux-arm64); its sections were not measured`);
     process.exitCode = 1;
     continue;
   }
