@@ -407,6 +407,8 @@ function claimHeld(claim: string, now: number): boolean {
   const info = statSync(claim, { throwIfNoEntry: false });
   if (info === undefined || now - info.mtimeMs >= REFRESH_CLAIM_MS) return false;
   const file = readTextFileSync(claim);
+  // Released since it was found: no longer held. Unreadable: only its age can tell.
+  if ("missing" in file) return false;
   if (!("text" in file)) return true;
   try {
     const holder = JSON.parse(file.text) as { pid?: unknown; host?: unknown };
