@@ -64,7 +64,7 @@ export interface HookIO {
    * that process runs and no longer: a start killed before it started one leaves a claim that the
    * next start takes over.
    */
-  refreshInBackground?: (options: InjectionSources) => number | undefined | void;
+  refreshInBackground?: (options: InjectionSources) => number | void;
   /**
    * Runs a task as the process exits, after the hook's output (the hook's bundle: the process's
    * `exit` event). A background refresh is started so: started at once, its node, bundles and

@@ -349,7 +349,8 @@ export type RefreshClaim = "claimed" | "taken" | "impossible";
  * home).
  *
  * @example
- * if (claimCacheRefresh(injectionCachePath(store, root)) === "claimed") handOverCacheRefresh(path, startRefresh()); // which ends with releaseCacheRefresh
+ * const path = injectionCachePath(store, root);
+ * if (claimCacheRefresh(path) === "claimed") handOverCacheRefresh(path, startRefresh()); // which ends with releaseCacheRefresh
  */
 export function claimCacheRefresh(path: string, now = Date.now()): RefreshClaim {
   const claim = `${path}.refreshing`;
