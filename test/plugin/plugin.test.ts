@@ -47,6 +47,15 @@ describe("the Claude Code plugin", () => {
     }
   });
 
+  it("is ASCII, as the command's inject bundle is: a non-ASCII character makes V8 hold a whole bundle as two-byte text, slower to read and to compile at every start", () => {
+    const files = [...BUNDLE_FILES.map((name) => join(PLUGIN, "hooks", name)), join(PLUGIN, "mcp/mcp-server.cjs"), ...["bin.cjs", "inject.cjs"].map((name) => join(REPO_ROOT, "packages/cli/dist", name))];
+    for (const file of files) {
+      const text = readFileSync(file, "latin1");
+      const at = text.search(/[^\x00-\x7f]/);
+      expect(at < 0 ? "" : text.slice(Math.max(0, at - 60), at + 20), `${file} holds a non-ASCII byte here`).toBe("");
+    }
+  });
+
   it("carries none of the JSON-with-comments editor the store has for setup (jsonc-parser, whose modules run code as they load)", () => {
     // A name of jsonc-parser's SyntaxKind enum, which its scanner sets up as it loads.
     for (const file of [...BUNDLE_FILES.map((name) => join(PLUGIN, "hooks", name)), join(PLUGIN, "mcp/mcp-server.cjs")]) {

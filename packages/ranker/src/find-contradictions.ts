@@ -17,7 +17,8 @@ export const CONTRADICTION_OVERLAP = 0.6;
  */
 export function findContradictions<T extends Pick<Entry, "name" | "description">>(entries: readonly T[]): Array<{ a: T; b: T; overlap: number }> {
   const analysed = entries.map((entry) => {
-    const words = `${entry.name} ${entry.description}`.toLowerCase().match(/[a-z][a-z'’-]*/g)?.map((word) => word.replace("’", "'")) ?? [];
+    // \u2019 is the typographic apostrophe ’ (escaped: the bundles stay ASCII, see relevance/commit-subject-topic.ts).
+    const words = `${entry.name} ${entry.description}`.toLowerCase().match(/[a-z][a-z'\u2019-]*/g)?.map((word) => word.replace("’", "'")) ?? [];
     const polarity = words.some((word) => NEGATIVE.has(word)) ? -1 : words.some((word) => POSITIVE.has(word)) ? 1 : 0;
     const content = new Set(words.filter((word) => !POSITIVE.has(word) && !NEGATIVE.has(word) && !STOPWORDS.has(word) && word.length > 2));
     return { entry, polarity, content };

@@ -1,11 +1,14 @@
 // Subjects that record how the history was made, not what the work is about: a merge, a revert,
 // work in progress, a typo, a release or version bump, a tool's or a web editor's default.
+// Typographic quotes and dashes are written as escapes (\u201c “, \u2013 –): esbuild leaves a
+// regular expression as written, and one non-ASCII character makes V8 hold a whole hook bundle
+// as two-byte text, slower to read and compile at every start (test/plugin checks the bundles).
 export const BOILERPLATE: readonly RegExp[] = [
   // Merge branch 'main' into …, Merge pull request #12 from …, Merge remote-tracking branch …, Merged PR 7: …
   // (not "Merge duplicate entries by hash", which says what the work is)
-  /^merge (?:branch(?:es)?|remote-tracking branch|pull request|tag|commit|changes|(?:from|into) |['"“]|[0-9a-f]{7,40}\b)/i,
+  /^merge (?:branch(?:es)?|remote-tracking branch|pull request|tag|commit|changes|(?:from|into) |['"\u201c]|[0-9a-f]{7,40}\b)/i,
   /^merged (?:pr|pull request|branch|in|from|into)\b/i,
-  /^(?:revert(?:ed|s)?|reapply)\s*["'“]/i, // Revert "Add retries", Reapply "…"
+  /^(?:revert(?:ed|s)?|reapply)\s*["'\u201c]/i, // Revert "Add retries", Reapply "…"
   /^revert(?:ed|s)?\s+(?:commit\s+)?[0-9a-f]{7,40}\b/i,
   /^revert(?:\([^)]*\))?!?:/i, // revert: … (conventional commits)
   /^(?:wip|work in progress|tmp|temp|todo|misc|stuff|save|checkpoint|progress)\b[\s\W]*$/i,
@@ -26,7 +29,7 @@ const CONVENTIONAL_TYPE = /^(?:feat|feature|fix|bugfix|hotfix|chore|docs|doc|ref
 // Git's markers of a commit to fold into another: what follows is the other commit's subject.
 const AUTOSQUASH = /^(?:fixup|squash|amend)!\s*/i;
 // A leading "WIP:" marks the state of the work; the rest may still say what it is.
-const WIP_MARK = /^(?:\[?wip\]?|draft)\s*[:\-–]\s*/i;
+const WIP_MARK = /^(?:\[?wip\]?|draft)\s*[:\-\u2013]\s*/i;
 
 /**
  * What a commit subject says about the work, or null when it says nothing of it: merges, reverts,

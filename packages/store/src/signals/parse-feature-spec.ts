@@ -45,7 +45,8 @@ export function parseFeatureSpec(text: string): { title: string | null; summary:
     if (heading !== null) {
       endParagraph();
       if (title === null && heading[1] === "#") {
-        title = heading[2]!.replace(/^(?:feature\s+)?spec(?:ification)?(?:\s*[:：]|\s+[—–-])\s*/i, "").trim() || null;
+        // "Spec：", "Spec — …", "Spec – …" (escaped: the hook bundles stay ASCII, see commit-subject-topic.ts).
+        title = heading[2]!.replace(/^(?:feature\s+)?spec(?:ification)?(?:\s*[:\uff1a]|\s+[\u2014\u2013-])\s*/i, "").trim() || null;
       }
       continue;
     }
