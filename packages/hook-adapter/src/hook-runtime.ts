@@ -20,6 +20,7 @@ import {
   writeCachedInjection,
   writeCachedPlan,
   type EntryFileCache,
+  type KnownConfig,
   type MemoryConfig,
   type RefreshClaim,
   type SessionInjection,
@@ -36,6 +37,8 @@ export interface InjectionSources {
   globalStoreDir: string;
   /** Where each memory file's entries are kept between reads (absent: every file parsed), so that a start after an edit parses only the file that changed. */
   fileCache?: EntryFileCache;
+  /** The project's config as its config file gives it now, when that is known without reading it (`prepareSessionInjection`'s `config`). */
+  config?: KnownConfig;
 }
 
 /** Works out a session's injection from the files: `prepareSessionInjection` of the store. */
@@ -274,7 +277,8 @@ export async function cachedInjection(io: HookIO, sources: InjectionSources, wai
   const large = io.prepareAside !== undefined && fingerprint.bytes > IN_PROCESS_MAX_BYTES;
   const prepare = async (): Promise<SessionInjection> => {
     waiting.begin();
-    options.beforePrepare?.(configBefore());
+    const known = knownConfig();
+    options.beforePrepare?.(known?.config ?? null);
     if (large && cacheOn && refreshInBackground !== undefined) {
       waiting.onGiveUp = () => startRefresh(refreshInBackground, io.atExit, path, sources, fingerprint.bytes);
     }
@@ -285,7 +289,7 @@ export async function cachedInjection(io: HookIO, sources: InjectionSources, wai
     // (Large files' injection comes from the worker with its index whole: only the write is left.)
     const aside = cacheOn && fingerprint.settled && !large && refreshInBackground !== undefined && launchRefresh(refreshInBackground, io.atExit, path, sources) === "claimed";
     const fileCache = cacheOn ? { fileCache: { ...entryFileCache(sources.globalStoreDir), readOnly: aside } } : {};
-    const injection = await (large ? io.prepareAside! : io.prepare)({ ...sources, ...fileCache });
+    const injection = await (large ? io.prepareAside! : io.prepare)({ ...sources, ...fileCache, ...(known === null ? {} : { config: known }) });
     waiting.onGiveUp = undefined;
     // A cache that cannot be written (no global store, a read-only home) only costs speed.
     if (cacheOn && fingerprint.settled && !aside) await writeCachedInjection(path, fingerprint.value, injection).catch(() => undefined);
@@ -293,12 +297,14 @@ export async function cachedInjection(io: HookIO, sources: InjectionSources, wai
   };
   // Large files that changed: the injection made before the change, while a background process works out the new one.
   const cached = cacheOn ? readCachedInjectionOrEarlier(path, fingerprint, { earlier: large && refreshInBackground !== undefined }) : null;
-  // The config as far as it is known before the files are read: the defaults without a config
-  // file, else that of the injection made before them from the same config file (not read anew).
-  const configBefore = (): MemoryConfig | null => {
-    if (!fingerprint.configFile) return DEFAULT_CONFIG;
+  // The config as the config file gives it now, where that is known without reading the file:
+  // the defaults without one, else that of an injection made from the file in the same state (its
+  // fingerprint holds the file's): a start after an edit of a memory file neither reads the
+  // config again nor loads the YAML parser. Null: not known until the file is read.
+  const knownConfig = (): KnownConfig | null => {
+    if (!fingerprint.configFile) return { config: { ...DEFAULT_CONFIG }, warnings: [] };
     const earlier = cacheOn ? (cached ?? readCachedInjectionOrEarlier(path, fingerprint, { earlier: true })) : null;
-    return earlier?.injection.config ?? null;
+    return earlier === null ? null : { config: earlier.injection.config, warnings: earlier.injection.configWarnings };
   };
   const stale = cached?.stale === true;
   let note: string | undefined;

@@ -1,6 +1,6 @@
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { injectionCachePath, planCachePath, prepareSessionInjection, rankingCachePath, type SessionSignals } from "@iflow-memory/store";
+import { DEFAULT_CONFIG, injectionCachePath, planCachePath, prepareSessionInjection, rankingCachePath, readConfig, type SessionSignals } from "@iflow-memory/store";
 import { copyCorpus, makeTempDir } from "@iflow-memory/test-utils";
 import { describe, expect, it, vi } from "vitest";
 import type { HookIO } from "./hook-runtime.js";
@@ -19,10 +19,10 @@ function setup(): { projectRoot: string; home: string; storeDir: string } {
 async function start(
   projectRoot: string,
   home: string,
-  options: { source?: string; env?: Record<string, string>; minutesLater?: number; stdinAtOnce?: boolean } = {},
+  options: { source?: string; env?: Record<string, string>; minutesLater?: number; stdinAtOnce?: boolean; onPrepare?: (options: Parameters<typeof prepareSessionInjection>[0]) => void } = {},
 ) {
   let stdout = "";
-  const prepare = vi.fn(prepareSessionInjection);
+  const prepare = vi.fn((sources: Parameters<typeof prepareSessionInjection>[0]) => (options.onPrepare?.(sources), prepareSessionInjection(sources)));
   const json = JSON.stringify({ hook_event_name: "SessionStart", source: options.source ?? "startup", cwd: projectRoot });
   const chunks = (async function* () {
     yield json;
@@ -59,6 +59,39 @@ describe("runSessionStartHook (injection cache)", () => {
     const after = await start(projectRoot, home, { minutesLater: 2 });
     expect(after.prepared).toBe(1);
     expect(after.context).toContain("Commit very often.");
+  });
+
+  it("after an edit of a memory file, takes the config of the injection made from the config file as it is, and reads it again once the file changed", async () => {
+    const { projectRoot, home } = setup();
+    mkdirSync(join(projectRoot, ".claude"));
+    const configFile = join(projectRoot, ".claude/iflow-dev.local.md");
+    // A limit of one entry, and a value that is a warning: both come from the config as read.
+    writeFileSync(configFile, "---\nmemory_injection_limit: 1\nmemory_injection_max_chars: lots\n---\n");
+    writeFileSync(join(projectRoot, "docs/knowledge-bank/patterns.md"), "### Pattern: Small Steps\nCommit often.\n\n### Pattern: Green Builds\nKeep main green.\n");
+    const given: unknown[] = [];
+    const onPrepare = (options: { config?: unknown }) => given.push(options.config);
+    await start(projectRoot, home, { onPrepare });
+    appendFileSync(join(projectRoot, "docs/knowledge-bank/patterns.md"), "\n### Pattern: Review First\nRead the diff before the tests.\n");
+    const edited = await start(projectRoot, home, { minutesLater: 2, onPrepare });
+    const read = await readConfig(projectRoot);
+    expect(read.warnings).toHaveLength(1);
+    expect(given).toEqual([undefined, { config: read.config, warnings: read.warnings }]);
+    // What the files give read whole, the cache off.
+    const whole = await start(projectRoot, home, { minutesLater: 2, env: { IFLOW_MEMORY_HOOK_CACHE: "0" } });
+    expect(edited.context).toBe(whole.context);
+    expect(edited.context?.match(/^### Pattern: /gm)).toHaveLength(1);
+
+    writeFileSync(configFile, "---\nmemory_injection_limit: 2\n---\n");
+    const reconfigured = await start(projectRoot, home, { minutesLater: 3, onPrepare });
+    expect(given.at(-1)).toBeUndefined();
+    expect(reconfigured.context?.match(/^### Pattern: /gm)).toHaveLength(2);
+  });
+
+  it("without a config file, gives the defaults to the preparation instead of looking for the file again", async () => {
+    const { projectRoot, home } = setup();
+    const given: unknown[] = [];
+    await start(projectRoot, home, { onPrepare: (options) => given.push(options.config) });
+    expect(given).toEqual([{ config: DEFAULT_CONFIG, warnings: [] }]);
   });
 
   it("applies the cached config's events: no memory on compact, from the cache as without it", async () => {

@@ -26,15 +26,17 @@ export interface SessionInjection {
  * Reads a project's config, its knowledge bank and (unless the config turns it off) the global
  * store; plans today's injection within the config's limit and character budget, and indexes
  * the candidates for relevance. With `fileCache`, a memory file unchanged since it was last read
- * is taken from that cache instead of being parsed again (see `readEntryFiles`).
+ * is taken from that cache instead of being parsed again (see `readEntryFiles`). With `config`,
+ * the config read from the config file as it is now (an injection cached since, whose
+ * fingerprint holds that file's state): it is not read again, nor the YAML parser loaded.
  *
  * @example
  * const injection = await prepareSessionInjection({ projectRoot: "/work/webshop",
  *   globalStoreDir: "/home/ada/.claude/iflow/memory" });
  * injection.plan.block; // "## Engineering Memory (from knowledge bank)\n\n…"
  */
-export async function prepareSessionInjection(options: { projectRoot: string; globalStoreDir: string; fileCache?: EntryFileCache }): Promise<SessionInjection> {
-  const { config, warnings: configWarnings } = await readConfig(options.projectRoot);
+export async function prepareSessionInjection(options: { projectRoot: string; globalStoreDir: string; fileCache?: EntryFileCache; config?: KnownConfig }): Promise<SessionInjection> {
+  const { config, warnings: configWarnings } = options.config ?? (await readConfig(options.projectRoot));
   if (!config.injectionEnabled) {
     return { config, configWarnings, plan: { block: "", entries: [], sources: { local: 0, global: 0 }, droppedForBudget: 0 }, warnings: [] };
   }
@@ -55,6 +57,12 @@ export async function prepareSessionInjection(options: { projectRoot: string; gl
   const ranking = { candidates, index: lazyRelevanceIndex(candidates, undefined, sources.terms), orders: entryOrders(candidates), sharedHashPrefixes: sharedHashPrefixes(candidates) };
   const plan = planInjection({ candidates, limit: config.injectionLimit, maxChars: config.injectionMaxChars, ...sessionIndex(config), ranking: { orders: ranking.orders }, sharedHashPrefixes: ranking.sharedHashPrefixes });
   return { config, configWarnings, plan: trackedPlan(plan), ranking, warnings: sources.warnings };
+}
+
+/** A project's config and the warnings of reading it, as `readConfig` gave them (and a `SessionInjection` keeps them). */
+export interface KnownConfig {
+  config: MemoryConfig;
+  warnings: StoreWarning[];
 }
 
 /**
