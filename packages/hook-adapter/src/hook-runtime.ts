@@ -1,8 +1,8 @@
 import { dirname } from "node:path";
 import {
-  DEFAULT_CONFIG,
   claimCacheRefresh,
   claimSessionEvent,
+  configWithoutFile,
   entryFileCache,
   findProjectRoot,
   formatWarning,
@@ -302,7 +302,10 @@ export async function cachedInjection(io: HookIO, sources: InjectionSources, wai
   // fingerprint holds the file's): a start after an edit of a memory file neither reads the
   // config again nor loads the YAML parser. Null: not known until the file is read.
   const knownConfig = (): KnownConfig | null => {
-    if (!fingerprint.configFile) return { config: { ...DEFAULT_CONFIG }, warnings: [] };
+    if (!fingerprint.configFile) {
+      const { config, warnings } = configWithoutFile(sources.projectRoot);
+      return { config, warnings };
+    }
     const earlier = cacheOn ? (cached ?? readCachedInjectionOrEarlier(path, fingerprint, { earlier: true })) : null;
     return earlier === null ? null : { config: earlier.injection.config, warnings: earlier.injection.configWarnings };
   };

@@ -1,4 +1,4 @@
-export { closestConfigKey, CONFIG_KEYS, configPath, DEFAULT_CONFIG, isMemoryConfig, MAX_INJECTION_CHARS, readConfig, SESSION_EVENTS } from "./read-config.js";
+export { closestConfigKey, CONFIG_KEYS, configPath, configWithoutFile, DEFAULT_CONFIG, isMemoryConfig, MAX_INJECTION_CHARS, readConfig, SESSION_EVENTS } from "./read-config.js";
 export type { ConfigRead, InjectionRanking, MemoryConfig } from "./read-config.js";
 export { findProjectRoot } from "./find-project-root.js";
 export { readGlobalStore, resolveGlobalStoreDir } from "./read-global-store.js";

@@ -97,9 +97,20 @@ export function configPath(projectRoot: string): string {
 export async function readConfig(projectRoot: string): Promise<ConfigRead> {
   const path = configPath(projectRoot);
   const file = await readTextFile(path);
-  if ("missing" in file) return { config: { ...DEFAULT_CONFIG }, path, configured: [], warnings: [] };
+  if ("missing" in file) return configWithoutFile(projectRoot);
   if ("warning" in file) return { config: { ...DEFAULT_CONFIG }, path, configured: [], warnings: [file.warning] };
   return { ...parseConfigText(file.text, path, await loadParseDocument()), path };
+}
+
+/**
+ * What `readConfig` gives a project without a config file: the defaults, no warning. For a reader
+ * that knows the file is missing without looking again (a session start, from its fingerprint).
+ *
+ * @example
+ * configWithoutFile("/work/webshop").config; // DEFAULT_CONFIG's settings
+ */
+export function configWithoutFile(projectRoot: string): ConfigRead {
+  return { config: { ...DEFAULT_CONFIG }, path: configPath(projectRoot), configured: [], warnings: [] };
 }
 
 type ParseDocument = typeof import("yaml").parseDocument;
