@@ -1,6 +1,6 @@
 import { entryOrders, injectionCandidates, lazyRelevanceIndex, planInjection, plainEntry, sharedHashPrefixes, type InjectionPlan, type InjectionIndex, type LazyRelevanceIndex } from "@iflow-memory/ranker";
 import type { EntryFileCache } from "./caches/entry-file-cache.js";
-import { readConfig, type MemoryConfig } from "./read-config.js";
+import { readConfig, type ConfigRead, type MemoryConfig } from "./read-config.js";
 import type { RankingData } from "./caches/ranking-cache-file.js";
 import { readMemorySources } from "./read-memory-sources.js";
 import type { StoreWarning } from "./store-warning.js";
@@ -60,10 +60,7 @@ export async function prepareSessionInjection(options: { projectRoot: string; gl
 }
 
 /** A project's config and the warnings of reading it, as `readConfig` gave them (and a `SessionInjection` keeps them). */
-export interface KnownConfig {
-  config: MemoryConfig;
-  warnings: StoreWarning[];
-}
+export type KnownConfig = Pick<ConfigRead, "config" | "warnings">;
 
 /**
  * The injection as a structured clone copies it whole, to post it from a worker thread: its
