@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { defineConfig } from "tsup";
 import { lazyBuiltins } from "../../scripts/lazy-builtins.js";
+import { moduleInOwnFile } from "../../scripts/module-in-own-file.js";
 import { sideEffectFree } from "../../scripts/side-effect-free.js";
 
 // CommonJS dependencies bundled into ESM use require() and __filename; give them both.
@@ -34,9 +35,10 @@ export default defineConfig([
   // The command's entry (the package's bin), CommonJS because node starts it several
   // milliseconds sooner than an ES module: the version, the help, the hooks and `inject`
   // without commander; inject.cjs (the store, parser and ranker) loaded only when inject has no
-  // saved output to print; run.js for everything else.
+  // saved output to print, and inject-yaml.cjs (the YAML parser) only when it reads a config file;
+  // run.js for everything else.
   {
-    entry: { bin: "src/bin.ts", inject: "src/inject-command.ts" },
+    entry: { bin: "src/bin.ts", inject: "src/inject-command.ts", "inject-yaml": "src/inject-yaml.ts" },
     format: ["cjs"],
     outExtension: () => ({ js: ".cjs" }),
     target: "node20",
@@ -48,7 +50,7 @@ export default defineConfig([
     define: { __IFLOW_MEMORY_VERSION__: JSON.stringify(version), __IFLOW_MEMORY_SPLIT__: "true" },
     // crypto and zlib at their first use: inject after an edit hashes the few entries it adds
     // without crypto, and needs zlib's CRC-32 only for a large file that grew.
-    esbuildPlugins: [lazyBuiltins(["crypto", "zlib"]), sideEffectFree(["jsonc-parser"])],
+    esbuildPlugins: [lazyBuiltins(["crypto", "zlib"]), sideEffectFree(["jsonc-parser"]), moduleInOwnFile("yaml", "./inject-yaml.cjs")],
     esbuildOptions: (options) => {
       // bin.ts reads import.meta.url only where __dirname is missing (an ES module).
       options.logOverride = { "empty-import-meta": "silent" };

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { defineConfig } from "tsup";
 import { lazyBuiltins } from "../../scripts/lazy-builtins.js";
+import { moduleInOwnFile } from "../../scripts/module-in-own-file.js";
 import { sideEffectFree } from "../../scripts/side-effect-free.js";
 
 const { version } = JSON.parse(readFileSync("package.json", "utf8")) as { version: string };
@@ -20,10 +21,11 @@ export default defineConfig([
   // CommonJS, because node starts a CommonJS file several milliseconds sooner than an ES module,
   // and a session start waits for it. session-start.cjs and user-prompt-submit.cjs are small
   // loaders that run session-start-run.cjs and user-prompt-submit-run.cjs (stdin, cache, output)
-  // with V8's code cache; session-start-prepare.cjs (parser, ranker, YAML) is loaded only when the
+  // with V8's code cache; session-start-prepare.cjs (parser, ranker) is loaded only when the
   // cached injection is stale, session-start-plan.cjs (the ranker) only for a plan for new
   // signals, and session-start-aside.cjs runs the preparation in a worker or a background process
-  // for large files.
+  // for large files; session-start-yaml.cjs holds the YAML parser, required by the preparation only
+  // to read a config file that no cached injection holds.
   {
     entry: {
       "session-start": "src/bin/session-start.ts",
@@ -33,6 +35,7 @@ export default defineConfig([
       "session-start-prepare": "src/bin/session-start-prepare.ts",
       "session-start-plan": "src/bin/session-start-plan.ts",
       "session-start-aside": "src/bin/session-start-aside.ts",
+      "session-start-yaml": "src/bin/session-start-yaml.ts",
     },
     define: { __IFLOW_MEMORY_VERSION__: JSON.stringify(version) },
     format: ["cjs"],
@@ -40,7 +43,7 @@ export default defineConfig([
     target: "node20",
     platform: "node",
     noExternal: [/.*/],
-    esbuildPlugins: [lazyBuiltins(["os", "module", "crypto", "zlib"]), sideEffectFree(["jsonc-parser"])],
+    esbuildPlugins: [lazyBuiltins(["os", "module", "crypto", "zlib"]), sideEffectFree(["jsonc-parser"]), moduleInOwnFile("yaml", "./session-start-yaml.cjs")],
     // Left as written, so that the plugin above sees `node:module` (descriptor-io.ts imports it)
     // before tsup's own plugin would rewrite it to a plain require.
     removeNodeProtocol: false,

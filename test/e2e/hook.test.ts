@@ -517,8 +517,11 @@ describe.each(testNodes())("on $label", ({ major, executable, missing }) => {
       // With relevance, git runs for the signals (the project has a .git folder); with today's order, nothing is spawned.
       const git = original ? [] : ["child_process"];
       // The probe sees what a cold start loads (the second bundle, crypto for the content hashes;
-      // with relevance, git first: it runs while the files are parsed)…
-      expect(cold).toEqual({ builtins: [...git, "crypto"], files: ["probe.cjs", "session-start.cjs", "session-start-run.cjs", "session-start-prepare.cjs"] });
+      // with relevance, git first: it runs while the files are parsed; with a config file, the
+      // YAML parser's file to read it)…
+      // (Files required, then those run with the code cache.)
+      const yaml = original ? ["session-start-yaml.cjs"] : [];
+      expect(cold).toEqual({ builtins: [...git, "crypto"], files: ["probe.cjs", "session-start.cjs", ...yaml, "session-start-run.cjs", "session-start-prepare.cjs"] });
       // …and a warm start loads none of it.
       expect(warm).toEqual({ builtins: git, files: ["probe.cjs", "session-start.cjs", "session-start-run.cjs"] });
     });

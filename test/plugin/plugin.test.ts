@@ -1,11 +1,11 @@
 import { builtinModules } from "node:module";
-import { cpSync, existsSync, mkdirSync, readFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { CLI_BIN, copyCorpus, CORPORA_DIR, makeTempDir, REPO_ROOT, runNode } from "@iflow-memory/test-utils";
 import { describe, expect, it } from "vitest";
 
 const PLUGIN = join(REPO_ROOT, "plugins/iflow-memory");
-const BUNDLE_FILES = ["session-start.cjs", "user-prompt-submit.cjs", "session-start-run.cjs", "user-prompt-submit-run.cjs", "session-start-prepare.cjs", "session-start-plan.cjs", "session-start-aside.cjs"];
+const BUNDLE_FILES = ["session-start.cjs", "user-prompt-submit.cjs", "session-start-run.cjs", "user-prompt-submit-run.cjs", "session-start-prepare.cjs", "session-start-plan.cjs", "session-start-aside.cjs", "session-start-yaml.cjs"];
 
 describe("the Claude Code plugin", () => {
   it("is listed by the marketplace, and its hooks.json runs a bundle that exists", () => {
@@ -35,8 +35,8 @@ describe("the Claude Code plugin", () => {
     expect(existsSync(join(PLUGIN, "mcp/mcp-server.cjs"))).toBe(true);
   });
 
-  it("needs no node_modules and no native module: it loads only node's built-ins and its own second file", () => {
-    const builtins = new Set([...builtinModules, ...builtinModules.map((name) => `node:${name}`)]);
+  it("needs no node_modules and no native module: it loads only node's built-ins and its own files", () => {
+    const builtins = new Set([...builtinModules, ...builtinModules.map((name) => `node:${name}`), ...BUNDLE_FILES.map((name) => `./${name}`)]);
     for (const file of BUNDLE_FILES) {
       const text = readFileSync(join(PLUGIN, "hooks", file), "utf8");
       const literal = [...text.matchAll(/\brequire\(\s*["'`]([^"'`]+)["'`]\s*\)/g)].map((match) => match[1]!);
@@ -47,8 +47,33 @@ describe("the Claude Code plugin", () => {
     }
   });
 
+  it("keeps the YAML parser in a file of its own, which the preparation and the command's inject require only to read a config file", async () => {
+    // A name of the parser's own error class, found in its code alone.
+    const holdsYaml = (path: string) => readFileSync(path, "utf8").includes("YAMLParseError");
+    expect(BUNDLE_FILES.filter((name) => holdsYaml(join(PLUGIN, "hooks", name)))).toEqual(["session-start-yaml.cjs"]);
+    expect(readFileSync(join(PLUGIN, "hooks/session-start-prepare.cjs"), "utf8")).toContain('require("./session-start-yaml.cjs")');
+    expect(["bin.cjs", "inject.cjs", "inject-yaml.cjs"].filter((name) => holdsYaml(join(REPO_ROOT, "packages/cli/dist", name)))).toEqual(["inject-yaml.cjs"]);
+    // Required from a copy of the plugin elsewhere, beside the preparation: a config file is read.
+    const base = makeTempDir();
+    const plugin = join(base, "plugin");
+    cpSync(PLUGIN, plugin, { recursive: true });
+    const project = copyCorpus("iflow-kb-2026-04", base);
+    mkdirSync(join(project, ".git"));
+    mkdirSync(join(project, ".claude"));
+    writeFileSync(join(project, ".claude/iflow-dev.local.md"), "---\nmemory_injection_limit: 2\nmemory_injection_index: false\n---\n");
+    const stdin = JSON.stringify({ session_id: "yaml", cwd: project, hook_event_name: "SessionStart", source: "startup" });
+    const run = await runNode(join(plugin, "hooks/session-start.cjs"), [], { stdin, cwd: project, env: { HOME: join(base, "home"), IFLOW_MEMORY_HOOK_CACHE: "0" } });
+    expect(run.stderr).toBe("");
+    const context = (JSON.parse(run.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
+    expect(context.match(/^### \w+[-\w]*: /gm)).toHaveLength(2);
+    // Without that file (a copy made in part), the session starts without memory, said in one line.
+    rmSync(join(plugin, "hooks/session-start-yaml.cjs"));
+    const broken = await runNode(join(plugin, "hooks/session-start.cjs"), [], { stdin, cwd: project, env: { HOME: join(base, "home"), IFLOW_MEMORY_HOOK_CACHE: "0" } });
+    expect([broken.code, broken.stdout, broken.stderr]).toEqual([0, "", "iflow-memory: failed (Cannot find module './session-start-yaml.cjs'); the session starts without memory\n"]);
+  });
+
   it("is ASCII, as the command's inject bundle is: a non-ASCII character makes V8 hold a whole bundle as two-byte text, slower to read and to compile at every start", () => {
-    const files = [...BUNDLE_FILES.map((name) => join(PLUGIN, "hooks", name)), join(PLUGIN, "mcp/mcp-server.cjs"), ...["bin.cjs", "inject.cjs"].map((name) => join(REPO_ROOT, "packages/cli/dist", name))];
+    const files = [...BUNDLE_FILES.map((name) => join(PLUGIN, "hooks", name)), join(PLUGIN, "mcp/mcp-server.cjs"), ...["bin.cjs", "inject.cjs", "inject-yaml.cjs"].map((name) => join(REPO_ROOT, "packages/cli/dist", name))];
     for (const file of files) {
       const text = readFileSync(file, "latin1");
       const at = text.search(/[^\x00-\x7f]/);

@@ -179,7 +179,8 @@ export async function runHook(io: HookIO, withoutMemory: string, respond: (conte
       problems.push(`gave up after ${deadlineMs} ms; ${withoutMemory}${later}`);
     }
   } catch (error) {
-    problems.push(`failed (${(error as Error).message}); ${withoutMemory}`);
+    // Its first line: node's "Cannot find module" goes on with the require stack.
+    problems.push(`failed (${String((error as Error).message).split("\n")[0]}); ${withoutMemory}`);
     output = null;
   } finally {
     clearTimeout(timer);
