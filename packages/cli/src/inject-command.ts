@@ -124,6 +124,7 @@ function requireDirectory(path: string): void {
   }
 }
 
+// Read in the command's own thread (`EntryFileCache.inThread`): a command that prints and exits waits for libuv's threads either way.
 function fileCache(home: string): { cache?: EntryFileCache } {
-  return existsSync(home) ? { cache: entryFileCache(home) } : {};
+  return existsSync(home) ? { cache: { ...entryFileCache(home), inThread: true } } : {};
 }

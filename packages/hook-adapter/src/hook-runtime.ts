@@ -289,7 +289,8 @@ export async function cachedInjection(io: HookIO, sources: InjectionSources, wai
     // start reads the files and keeps nothing. Else the start keeps and caches them itself.
     // (Large files' injection comes from the worker with its index whole: only the write is left.)
     const aside = cacheOn && fingerprint.settled && !large && refreshInBackground !== undefined && launchRefresh(refreshInBackground, io.atExit, path, sources) === "claimed";
-    const fileCache = cacheOn ? { fileCache: { ...entryFileCache(sources.globalStoreDir), readOnly: aside } } : {};
+    // The files read in the hook's own thread (`EntryFileCache.inThread`): its process cannot exit before a read on libuv's threads returns.
+    const fileCache = cacheOn ? { fileCache: { ...entryFileCache(sources.globalStoreDir), readOnly: aside, inThread: true } } : {};
     const injection = await (large ? io.prepareAside! : io.prepare)({ ...sources, ...fileCache, ...(known === null ? {} : { config: known }) });
     waiting.onGiveUp = undefined;
     // A cache that cannot be written (no global store, a read-only home) only costs speed.

@@ -94,6 +94,15 @@ describe("runSessionStartHook (injection cache)", () => {
     expect(given).toEqual([{ config: DEFAULT_CONFIG, warnings: [] }]);
   });
 
+  it("has the memory files read in the hook's own thread (its process cannot exit before a read on libuv's threads returns), with the cache on", async () => {
+    const { projectRoot, home } = setup();
+    const given: unknown[] = [];
+    const onPrepare = (options: { fileCache?: { inThread?: boolean } }) => given.push(options.fileCache?.inThread);
+    await start(projectRoot, home, { onPrepare });
+    await start(projectRoot, home, { onPrepare, env: { IFLOW_MEMORY_HOOK_CACHE: "0" } });
+    expect(given).toEqual([true, undefined]);
+  });
+
   it("applies the cached config's events: no memory on compact, from the cache as without it", async () => {
     const { projectRoot, home } = setup();
     await start(projectRoot, home);

@@ -30,6 +30,12 @@ describe("readCommittedFiles", () => {
     expect(entries.map((found) => [found.name, found.observationCount])).toEqual([["E0", 2], ["E2", 2], ["E1", 2]]);
   });
 
+  it.each([0, 1, 3])("reads a commit killed after %i of its 3 renames as done in the calling thread too (a session start's inThread)", async (renamed) => {
+    const store = interrupted(renamed);
+    const { entries } = await readGlobalStore(store, { cache: { dir: join(store, ".cache"), salt: "test", inThread: true } });
+    expect(entries.map((found) => [found.name, found.observationCount])).toEqual([["E0", 2], ["E2", 2], ["E1", 2]]);
+  });
+
   it("reads the files themselves when there is no journal", async () => {
     const store = makeTempDir();
     writeFileSync(join(store, "heuristics.md"), entry("Only", 3));
@@ -64,6 +70,13 @@ function interruptedAppend(appended: number): string {
 describe("readCommittedFiles (a commit that appends)", () => {
   it.each([0, 1, 2, 3])("reads a commit killed after %i of its 3 appends as done: every entry appended, none torn, never a mix", async (appended) => {
     const { entries, warnings } = await readGlobalStore(interruptedAppend(appended));
+    expect(entries.map((found) => found.name)).toEqual(["Old0", "New0", "Old2", "New2", "Old1", "New1"]);
+    expect(warnings).toEqual([]);
+  });
+
+  it.each([0, 2])("reads a commit killed after %i of its 3 appends as done in the calling thread too (a session start's inThread)", async (appended) => {
+    const store = interruptedAppend(appended);
+    const { entries, warnings } = await readGlobalStore(store, { cache: { dir: join(store, ".cache"), salt: "test", inThread: true } });
     expect(entries.map((found) => found.name)).toEqual(["Old0", "New0", "Old2", "New2", "Old1", "New1"]);
     expect(warnings).toEqual([]);
   });

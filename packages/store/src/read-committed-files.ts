@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { COMMIT_JOURNAL, isCommitRename, pendingAppends, type PendingAppend } from "./commit-files.js";
-import { readTextFile } from "./read-text-file.js";
-import { statOrNull } from "./stat-or-null.js";
+import { readTextFile, readTextFileSync } from "./read-text-file.js";
+import { statOrNull, statOrNullSync } from "./stat-or-null.js";
 
 const ATTEMPTS = 8;
 
@@ -12,25 +12,32 @@ const ATTEMPTS = 8;
  * when that is still there — and a read during which any of the files (or the journal) changed
  * is done again (after a short wait, a few times at most). `read` gets the file to read, the
  * target it stands for, and the bytes the commit appends to it, if any: the file as committed is
- * then its first `at` bytes followed by those (`readTextFile`'s `appended`).
+ * then its first `at` bytes followed by those (`readTextFile`'s `appended`). With `inThread`, the
+ * stats and the journal are read in the calling thread (`EntryFileCache.inThread`).
  *
  * @example
  * const [antiPatterns, heuristics, patterns] = await readCommittedFiles(store, paths, (path, target, appended) => readTextFile(path, { appended }));
  */
-export async function readCommittedFiles<T>(directory: string, paths: readonly string[], read: (path: string, target: string, appended: PendingAppend | undefined) => Promise<T>): Promise<T[]> {
+export async function readCommittedFiles<T>(
+  directory: string,
+  paths: readonly string[],
+  read: (path: string, target: string, appended: PendingAppend | undefined) => Promise<T>,
+  options: { inThread?: boolean } = {},
+): Promise<T[]> {
   const journalPath = join(directory, COMMIT_JOURNAL);
+  const inThread = options.inThread === true;
   let results: T[] = [];
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-    // Asynchronous stats and reads: a mount that stopped answering holds libuv's threads, never
-    // the hook's, so that its deadline still ends the wait.
-    const before = await identities([journalPath, ...paths]);
-    const committed = await pendingChanges(journalPath, directory);
+    // Without `inThread`, asynchronous stats and reads: a mount that stopped answering holds
+    // libuv's threads, not the caller's, which goes on with its other work.
+    const before = await identities([journalPath, ...paths], inThread);
+    const committed = await pendingChanges(journalPath, directory, inThread);
     results = await Promise.all(paths.map(async (path) => {
       const from = committed.renames.get(path);
-      if (from !== undefined && (await statOrNull(from)) !== null) return read(from, path, undefined);
+      if (from !== undefined && (inThread ? statOrNullSync(from) : await statOrNull(from)) !== null) return read(from, path, undefined);
       return read(path, path, committed.appends.get(path));
     }));
-    if ((await identities([journalPath, ...paths])) === before) return results;
+    if ((await identities([journalPath, ...paths], inThread)) === before) return results;
     // A commit came in between: the next attempt waits a little, at random, so that a reader
     // beside a writer that commits again and again falls between two commits.
     await new Promise((resolve) => setTimeout(resolve, 1 + Math.random() * 2 * (attempt + 1)));
@@ -38,16 +45,16 @@ export async function readCommittedFiles<T>(directory: string, paths: readonly s
   return results;
 }
 
-async function identities(paths: readonly string[]): Promise<string> {
-  const infos = await Promise.all(paths.map(statOrNull));
+async function identities(paths: readonly string[], inThread: boolean): Promise<string> {
+  const infos = inThread ? paths.map(statOrNullSync) : await Promise.all(paths.map(statOrNull));
   return infos.map((info) => (info === null ? "-" : `${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`)).join("\n");
 }
 
 // The journal's renames, target → committed temporary (only a commit's own, `isCommitRename`,
 // whatever else a journal says), and its appends.
-async function pendingChanges(journalPath: string, directory: string): Promise<{ renames: Map<string, string>; appends: Map<string, PendingAppend> }> {
+async function pendingChanges(journalPath: string, directory: string, inThread: boolean): Promise<{ renames: Map<string, string>; appends: Map<string, PendingAppend> }> {
   const renames = new Map<string, string>();
-  const file = await readTextFile(journalPath);
+  const file = inThread ? readTextFileSync(journalPath) : await readTextFile(journalPath);
   if (!("text" in file)) return { renames, appends: new Map() };
   let journal: { renames?: unknown };
   try {

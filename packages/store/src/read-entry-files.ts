@@ -17,7 +17,7 @@ import {
   type KeptFileEntries,
 } from "./caches/entry-file-cache.js";
 import { readCommittedFiles } from "./read-committed-files.js";
-import { readTextFile } from "./read-text-file.js";
+import { readTextFile, readTextFileSync } from "./read-text-file.js";
 import { redactEntriesRead } from "./redact-entries-read.js";
 import type { StoreWarning } from "./store-warning.js";
 
@@ -48,7 +48,12 @@ export interface ReadEntryFilesOptions {
  */
 export async function readEntryFiles(directory: string, scope: Scope, options: ReadEntryFilesOptions = {}): Promise<EntriesRead> {
   const paths = CATEGORIES.map((category) => join(directory, `${category}.md`));
-  const results = await readCommittedFiles(directory, paths, (path, target, appended) => readEntryFile({ path, isTarget: target === path, appended }, { scope, category: CATEGORIES[paths.indexOf(target)]! }, options));
+  const results = await readCommittedFiles(
+    directory,
+    paths,
+    (path, target, appended) => readEntryFile({ path, isTarget: target === path, appended }, { scope, category: CATEGORIES[paths.indexOf(target)]! }, options),
+    { inThread: options.cache?.inThread === true },
+  );
   const entries: Entry[] = [];
   const warnings: StoreWarning[] = [];
   // Warnings of reading first, then those of the secrets redacted, file by file, as they always came.
@@ -81,10 +86,12 @@ async function readEntryFile(
   const cache = options.redact !== undefined && isTarget && appended === undefined ? options.cache : undefined;
   const how = `${file.scope} ${file.category} ${options.redact}`;
   const now = cache?.now ?? Date.now;
-  const state = cache === undefined ? null : await fileStamp(path, now());
+  const inThread = options.cache?.inThread === true;
+  const state = cache === undefined ? null : await fileStamp(path, now(), inThread);
   const kept = cache !== undefined && state !== null ? await readFileEntries(cache, path, state.stamp, how) : null;
   if (kept?.current === true) return kept;
-  const result = await readTextFile(path, { appended, withBytes: cache !== undefined });
+  const textOptions = { appended, withBytes: cache !== undefined };
+  const result = inThread ? readTextFileSync(path, textOptions) : await readTextFile(path, textOptions);
   if ("warning" in result) return { entries: [], warnings: [result.warning], redactions: [], terms: [] };
   if (!("text" in result)) return { entries: [], warnings: [], redactions: [], terms: [] };
   // A file that only grew since it was kept (a learning appended) is parsed from its last kept
@@ -110,7 +117,7 @@ async function readEntryFile(
   // Kept only when the file had settled and did not change while it was read; with the terms
   // relevance's index reads, worked out once for every later read and numbered in the file's
   // vocabulary (the earlier version's, grown: the unchanged entries' numbers stay as they were).
-  const keep = cache !== undefined && cache.readOnly !== true && state !== null && state.settled && (await fileStamp(path, now()))?.stamp === state.stamp;
+  const keep = cache !== undefined && cache.readOnly !== true && state !== null && state.settled && (await fileStamp(path, now(), inThread))?.stamp === state.stamp;
   if (!keep) return { ...all, terms: unchanged };
   const grown = [...(kept?.packed.vocabulary ?? [])];
   const positions = new Map(grown.map((term, at) => [term, at]));

@@ -19,25 +19,32 @@ export type TextFileResult = { text: string; bytes?: Uint8Array } | { missing: t
  * const file = await readTextFile("docs/knowledge-bank/patterns.md");
  * if ("text" in file) parseKnowledgeBank(file.text, { category: "patterns", scope: "local", path });
  */
-export async function readTextFile(path: string, options?: UserFileOptions & { lossless?: boolean; appended?: PendingAppend | undefined; withBytes?: boolean }): Promise<TextFileResult> {
-  const file = await readUserFile(path, options);
-  const appended = options?.appended;
-  // A file shorter than where the commit appends is not the one it appended to: read as it is.
-  const read = appended === undefined || !("bytes" in file) || file.bytes.length < appended.at ? file : { bytes: Buffer.concat([file.bytes.subarray(0, appended.at), appended.bytes]) };
-  const result = decoded(read, options?.lossless === true);
-  return options?.withBytes === true && "text" in result && "bytes" in read ? { text: result.text, bytes: read.bytes } : result;
+export async function readTextFile(path: string, options?: TextFileOptions): Promise<TextFileResult> {
+  return textOf(await readUserFile(path, options), options);
 }
 
+/** How `readTextFile` reads and decodes a file. */
+export type TextFileOptions = UserFileOptions & { lossless?: boolean; appended?: PendingAppend | undefined; withBytes?: boolean };
+
 /**
- * `readTextFile` in the calling thread, through `readUserFileSync`: for the session-start hook's
- * warm path and the small state files read between two writes.
+ * `readTextFile` in the calling thread, through `readUserFileSync`: for the session-start hook
+ * (its warm path, and its memory files: see `EntryFileCache.inThread`) and the small state files
+ * read between two writes.
  *
  * @example
  * const file = readTextFileSync(join(globalStoreDir, ".last-injection.json"));
  * const record = "text" in file ? JSON.parse(file.text) : null;
  */
-export function readTextFileSync(path: string, options?: UserFileOptions): TextFileResult {
-  return decoded(readUserFileSync(path, options));
+export function readTextFileSync(path: string, options?: TextFileOptions): TextFileResult {
+  return textOf(readUserFileSync(path, options), options);
+}
+
+function textOf(file: UserFileResult, options: TextFileOptions | undefined): TextFileResult {
+  const appended = options?.appended;
+  // A file shorter than where the commit appends is not the one it appended to: read as it is.
+  const read = appended === undefined || !("bytes" in file) || file.bytes.length < appended.at ? file : { bytes: Buffer.concat([file.bytes.subarray(0, appended.at), appended.bytes]) };
+  const result = decoded(read, options?.lossless === true);
+  return options?.withBytes === true && "text" in result && "bytes" in read ? { text: result.text, bytes: read.bytes } : result;
 }
 
 function decoded(file: UserFileResult, lossless = false): TextFileResult {

@@ -1,4 +1,4 @@
-import { stat, type BigIntStats } from "node:fs";
+import { stat, statSync, type BigIntStats } from "node:fs";
 
 /**
  * `stat(path, { bigint: true })` of node's callback API as a promise, null where nothing can be
@@ -10,4 +10,18 @@ import { stat, type BigIntStats } from "node:fs";
  */
 export function statOrNull(path: string): Promise<BigIntStats | null> {
   return new Promise((resolve) => stat(path, { bigint: true }, (error, info) => resolve(error === null ? info : null)));
+}
+
+/**
+ * `statOrNull` in the calling thread.
+ *
+ * @example
+ * statOrNullSync("docs/knowledge-bank/patterns.md")?.mtimeNs;
+ */
+export function statOrNullSync(path: string): BigIntStats | null {
+  try {
+    return statSync(path, { bigint: true, throwIfNoEntry: false }) ?? null;
+  } catch {
+    return null;
+  }
 }

@@ -73,6 +73,27 @@ describe("the per-file entry cache", () => {
     expect(parsed.local.length).toBeGreaterThan(200);
   });
 
+  it("with inThread, reads the files, their stamps and what is kept in the calling thread: the same read, done before the event loop turns once", async () => {
+    const { projectRoot, globalStoreDir, cache } = realSources();
+    await readMemorySources({ projectRoot, globalStoreDir, includeGlobal: true, cache });
+    appendFileSync(join(projectRoot, "docs/knowledge-bank/heuristics.md"), "\n### Heuristic: Read it in the thread\nA start after an edit reads the changed file and the kept ones.\n");
+    // Not settled (nothing kept, so nothing written): a read after an edit, as at a session start.
+    const read = async (inThread: boolean) => {
+      let turned = false;
+      setImmediate(() => (turned = true));
+      const sources = await readMemorySources({ projectRoot, globalStoreDir, includeGlobal: true, cache: { ...cache, now: Date.now, inThread }, terms: true });
+      return { turned, sources };
+    };
+    const inThread = await read(true);
+    const onThreads = await read(false);
+    expect([inThread.turned, onThreads.turned]).toEqual([false, true]);
+    expect(plain(inThread.sources.local)).toEqual(plain(onThreads.sources.local));
+    expect(plain(inThread.sources.global)).toEqual(plain(onThreads.sources.global));
+    expect(inThread.sources.warnings).toEqual(onThreads.sources.warnings);
+    expect(inThread.sources.terms!.size).toBe(onThreads.sources.terms!.size);
+    expect(inThread.sources.local.map((entry) => entry.name)).toContain("Read it in the thread");
+  });
+
   it("reads a second time from the cache, not from the file", async () => {
     const { projectRoot, globalStoreDir, cache } = realSources();
     await readMemorySources({ projectRoot, globalStoreDir, includeGlobal: true, cache });

@@ -2,12 +2,12 @@ import { join } from "node:path";
 import type { Entry, ParseResume } from "@iflow-memory/parser";
 import { LITTLE_ENDIAN, PackedTerms, plainEntry, type PackedEntryTerms } from "@iflow-memory/ranker";
 import { encodeLossless } from "../lossless-utf8.js";
-import { readUserFile } from "../read-user-file.js";
+import { readUserFile, readUserFileSync } from "../read-user-file.js";
 import { SETTLE_MS } from "../settle-ms.js";
 import { shortHash } from "../short-hash.js";
 import type { StoreWarning } from "../store-warning.js";
 import { writeFileAtomically } from "../write-file-atomically.js";
-import { statOrNull } from "../stat-or-null.js";
+import { statOrNull, statOrNullSync } from "../stat-or-null.js";
 import { isEntry, keptColumns, keptSpan, lazyEntries } from "./kept-entries.js";
 
 /**
@@ -24,6 +24,14 @@ export interface EntryFileCache {
   largeFileBytes?: number;
   /** Take what is kept, keep nothing: for a reader that leaves keeping to another (a session start, to its background refresh). */
   readOnly?: boolean;
+  /**
+   * Read the memory files, their stamps and what is kept of them in the calling thread, not on
+   * libuv's threads: for a session start, whose process cannot exit before a read on those
+   * threads returns (a deadline that ended the wait on it would not end the process sooner), and
+   * which waited on them some 5 ms at a start after an edit of the real bank (a dozen files, a
+   * few calls each). A server, whose other requests go on meanwhile, reads on libuv's threads.
+   */
+  inThread?: boolean;
 }
 
 /**
@@ -68,13 +76,14 @@ const FORMAT = 7;
 /**
  * A file's state as one string (inode, size, modification and change times in nanoseconds) and
  * whether it has settled (no change within `SETTLE_MS`); null when it cannot be stated (missing:
- * nothing to cache). Any write, rename or permission change gives another stamp.
+ * nothing to cache). Any write, rename or permission change gives another stamp. With `inThread`,
+ * stated in the calling thread (`EntryFileCache.inThread`).
  *
  * @example
  * await fileStamp("/work/webshop/docs/knowledge-bank/patterns.md"); // { stamp: "4194307:9120:…", settled: true }
  */
-export async function fileStamp(path: string, now = Date.now()): Promise<{ stamp: string; settled: boolean } | null> {
-  const info = await statOrNull(path);
+export async function fileStamp(path: string, now = Date.now(), inThread = false): Promise<{ stamp: string; settled: boolean } | null> {
+  const info = inThread ? statOrNullSync(path) : await statOrNull(path);
   if (info === null || !info.isFile()) return null;
   const settledBefore = BigInt(Math.floor(now - SETTLE_MS)) * 1_000_000n;
   return { stamp: `${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`, settled: info.mtimeNs <= settledBefore && info.ctimeNs <= settledBefore };
@@ -116,7 +125,7 @@ export interface KeptFileEntries extends FileEntries {
  */
 export async function readFileEntries(cache: EntryFileCache, path: string, stamp: string, how: string): Promise<KeptFileEntries | null> {
   // Ours, but read as a user file (regular files only, bounded, never waiting on a FIFO).
-  const file = await readUserFile(entryFileCachePath(cache, path));
+  const file = cache.inThread === true ? readUserFileSync(entryFileCachePath(cache, path)) : await readUserFile(entryFileCachePath(cache, path));
   if (!("bytes" in file)) return null;
   const bytes = Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength);
   const newline = bytes.indexOf(10);
