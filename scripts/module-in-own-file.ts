@@ -1,5 +1,6 @@
 // Shared by the packages' tsup configs (loaded by tsup, never shipped).
 import type { Options } from "tsup";
+import { escapePattern } from "./escape-pattern.js";
 
 /**
  * An esbuild plugin for a CommonJS bundle whose code loads a package only now and then (an
@@ -15,15 +16,14 @@ import type { Options } from "tsup";
  * esbuildPlugins: [moduleInOwnFile("yaml", "./session-start-yaml.cjs")],
  */
 export function moduleInOwnFile(name: string, file: string): NonNullable<Options["esbuildPlugins"]>[number] {
-  const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
   return {
     name: "module-in-own-file",
     setup(build) {
       // The import becomes a module of one line, bundled (so that the import is a require at its
       // first use, whatever the bundle's syntax allows), that requires the file; the file stays out.
-      build.onResolve({ filter: new RegExp(`^${escape(name)}$`) }, (args) => (args.kind === "dynamic-import" ? { path: name, namespace: "module-in-own-file" } : undefined));
+      build.onResolve({ filter: new RegExp(`^${escapePattern(name)}$`) }, (args) => (args.kind === "dynamic-import" ? { path: name, namespace: "module-in-own-file" } : undefined));
       build.onLoad({ filter: /.*/, namespace: "module-in-own-file" }, () => ({ contents: `module.exports = require(${JSON.stringify(file)});`, loader: "js" }));
-      build.onResolve({ filter: new RegExp(`^${escape(file)}$`) }, (args) => (args.namespace === "module-in-own-file" ? { path: file, external: true } : undefined));
+      build.onResolve({ filter: new RegExp(`^${escapePattern(file)}$`) }, (args) => (args.namespace === "module-in-own-file" ? { path: file, external: true } : undefined));
     },
   };
 }

@@ -1,5 +1,6 @@
 // Shared by the packages' tsup configs (loaded by tsup, never shipped).
 import type { Options } from "tsup";
+import { escapePattern } from "./escape-pattern.js";
 
 /**
  * An esbuild plugin for the bundles: every file of the packages named is taken for free of side
@@ -13,7 +14,7 @@ import type { Options } from "tsup";
  */
 export function sideEffectFree(names: string[]): NonNullable<Options["esbuildPlugins"]>[number] {
   // The names as they read in a pattern (a scoped name's "/" and "." escaped).
-  const alternatives = names.map((name) => name.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")).join("|");
+  const alternatives = names.map(escapePattern).join("|");
   const inPackage = new RegExp(`[\\\\/]node_modules[\\\\/](?:${alternatives})[\\\\/]`);
   const named = new RegExp(`^(?:${alternatives})(?:/|$)|^\\.\\.?/`);
   return {
