@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { COMMIT_JOURNAL, isCommitRename, pendingAppends, type PendingAppend } from "./commit-files.js";
-import { readTextFile, readTextFileSync } from "./read-text-file.js";
-import { statOrNull, statOrNullSync } from "./stat-or-null.js";
+import { readTextFile } from "./read-text-file.js";
+import { statOrNull } from "./stat-or-null.js";
 
 const ATTEMPTS = 8;
 
@@ -25,7 +25,7 @@ export async function readCommittedFiles<T>(
   options: { inThread?: boolean } = {},
 ): Promise<T[]> {
   const journalPath = join(directory, COMMIT_JOURNAL);
-  const inThread = options.inThread === true;
+  const inThread = { inThread: options.inThread === true };
   let results: T[] = [];
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     // Without `inThread`, asynchronous stats and reads: a mount that stopped answering holds
@@ -34,7 +34,7 @@ export async function readCommittedFiles<T>(
     const committed = await pendingChanges(journalPath, directory, inThread);
     results = await Promise.all(paths.map(async (path) => {
       const from = committed.renames.get(path);
-      if (from !== undefined && (inThread ? statOrNullSync(from) : await statOrNull(from)) !== null) return read(from, path, undefined);
+      if (from !== undefined && (await statOrNull(from, inThread)) !== null) return read(from, path, undefined);
       return read(path, path, committed.appends.get(path));
     }));
     if ((await identities([journalPath, ...paths], inThread)) === before) return results;
@@ -45,16 +45,16 @@ export async function readCommittedFiles<T>(
   return results;
 }
 
-async function identities(paths: readonly string[], inThread: boolean): Promise<string> {
-  const infos = inThread ? paths.map(statOrNullSync) : await Promise.all(paths.map(statOrNull));
+async function identities(paths: readonly string[], inThread: { inThread: boolean }): Promise<string> {
+  const infos = await Promise.all(paths.map((path) => statOrNull(path, inThread)));
   return infos.map((info) => (info === null ? "-" : `${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`)).join("\n");
 }
 
 // The journal's renames, target → committed temporary (only a commit's own, `isCommitRename`,
 // whatever else a journal says), and its appends.
-async function pendingChanges(journalPath: string, directory: string, inThread: boolean): Promise<{ renames: Map<string, string>; appends: Map<string, PendingAppend> }> {
+async function pendingChanges(journalPath: string, directory: string, inThread: { inThread: boolean }): Promise<{ renames: Map<string, string>; appends: Map<string, PendingAppend> }> {
   const renames = new Map<string, string>();
-  const file = inThread ? readTextFileSync(journalPath) : await readTextFile(journalPath);
+  const file = await readTextFile(journalPath, inThread);
   if (!("text" in file)) return { renames, appends: new Map() };
   let journal: { renames?: unknown };
   try {

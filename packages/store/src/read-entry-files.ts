@@ -17,7 +17,7 @@ import {
   type KeptFileEntries,
 } from "./caches/entry-file-cache.js";
 import { readCommittedFiles } from "./read-committed-files.js";
-import { readTextFile, readTextFileSync } from "./read-text-file.js";
+import { readTextFile } from "./read-text-file.js";
 import { redactEntriesRead } from "./redact-entries-read.js";
 import type { StoreWarning } from "./store-warning.js";
 
@@ -90,8 +90,7 @@ async function readEntryFile(
   const state = cache === undefined ? null : await fileStamp(path, now(), inThread);
   const kept = cache !== undefined && state !== null ? await readFileEntries(cache, path, state.stamp, how) : null;
   if (kept?.current === true) return kept;
-  const textOptions = { appended, withBytes: cache !== undefined };
-  const result = inThread ? readTextFileSync(path, textOptions) : await readTextFile(path, textOptions);
+  const result = await readTextFile(path, { appended, withBytes: cache !== undefined, inThread });
   if ("warning" in result) return { entries: [], warnings: [result.warning], redactions: [], terms: [] };
   if (!("text" in result)) return { entries: [], warnings: [], redactions: [], terms: [] };
   // A file that only grew since it was kept (a learning appended) is parsed from its last kept

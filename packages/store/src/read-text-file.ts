@@ -13,7 +13,8 @@ export type TextFileResult = { text: string; bytes?: Uint8Array } | { missing: t
  * UTF-8 is kept byte for byte instead (see `decodeLossless`; `commitFiles` and
  * `writeFileAtomically` write it back as it was). With `appended` (a commit in progress, see
  * `readCommittedFiles`), the text is the file's first `at` bytes followed by the bytes appended.
- * With `withBytes`, the bytes the text was decoded from come with it.
+ * With `withBytes`, the bytes the text was decoded from come with it; with `inThread`, it is read
+ * in the calling thread (`readTextFileSync`).
  *
  * @example
  * const file = await readTextFile("docs/knowledge-bank/patterns.md");

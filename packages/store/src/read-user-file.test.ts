@@ -3,13 +3,16 @@ import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 
 import { join } from "node:path";
 import { makeTempDir } from "@iflow-memory/test-utils";
 import { describe, expect, it } from "vitest";
+import { readTextFile } from "./read-text-file.js";
 import { readUserFile, readUserFileSync, type UserFileOptions, type UserFileResult } from "./read-user-file.js";
+import { statOrNull } from "./stat-or-null.js";
 
 const posix = process.platform !== "win32";
 
 describe.each([
   ["readUserFile", readUserFile],
   ["readUserFileSync", async (path: string, options?: UserFileOptions) => readUserFileSync(path, options)],
+  ["readUserFile in the calling thread", (path: string, options?: UserFileOptions) => readUserFile(path, { ...options, inThread: true })],
 ] as Array<[string, (path: string, options?: UserFileOptions) => Promise<UserFileResult>]>)("%s", (_, read) => {
   it("reads a regular file's bytes, and a symbolic link to one", async () => {
     const directory = makeTempDir();
@@ -82,5 +85,19 @@ describe.each([
     const text = "bytes" in whole ? Buffer.from(whole.bytes).toString("utf8") : "";
     expect([text.length > 32 * 1024, text.endsWith("\n"), text.split("\n")[0]]).toEqual([true, true, readFileSync(path, "utf8").split("\n")[0]]);
     expect(await read(path, { maxBytes: 10 })).toEqual({ warning: { path, message: "is over the 10-byte limit; skipped" } });
+  });
+});
+
+describe("inThread", () => {
+  it("reads and states in the calling thread: done before the event loop turns, as libuv's threads never are", async () => {
+    const path = join(makeTempDir(), "a.md");
+    writeFileSync(path, "### Pattern: A\n");
+    const order: string[] = [];
+    setImmediate(() => order.push("event loop"));
+    await readUserFile(path, { inThread: true }).then(() => order.push("read"));
+    await statOrNull(path, { inThread: true }).then((info) => order.push(`stated ${info?.size}`));
+    await readTextFile(path, { inThread: true }).then((file) => order.push("text" in file ? file.text : "none"));
+    await readUserFile(path).then(() => order.push("read on libuv's threads"));
+    expect(order).toEqual(["read", "stated 15", "### Pattern: A\n", "event loop", "read on libuv's threads"]);
   });
 });

@@ -10,6 +10,11 @@ export type UserFileResult = { bytes: Uint8Array } | { missing: true } | { warni
 export interface UserFileOptions {
   /** The most bytes read; a larger file is skipped with a warning. Default `MAX_FILE_BYTES`. */
   maxBytes?: number;
+  /**
+   * Read in the calling thread (`readUserFileSync`), not on libuv's: for a reader whose process
+   * cannot exit before a read on libuv's threads returns anyway (see `EntryFileCache.inThread`).
+   */
+  inThread?: boolean;
 }
 
 /**
@@ -19,13 +24,14 @@ export interface UserFileOptions {
  * it is, without waiting on it; a missing file is `{ missing: true }`; nothing throws. The
  * waits are libuv's, so a caller's deadline can end them: a file on a mount that stopped
  * answering holds one of libuv's threads, not the caller's (though no process can exit while
- * one of its threads waits on the kernel).
+ * one of its threads waits on the kernel). With `inThread`, read as `readUserFileSync` reads.
  *
  * @example
  * await readUserFile("docs/knowledge-bank/heuristics.md");
  * // { bytes: Uint8Array(…) }, or { warning: { path, message: "is a FIFO, not a file; skipped" } }
  */
 export function readUserFile(path: string, options: UserFileOptions = {}): Promise<UserFileResult> {
+  if (options.inThread === true) return Promise.resolve(readUserFileSync(path, options));
   const steps = readSteps(path, options.maxBytes ?? MAX_FILE_BYTES);
   return new Promise((resolve, reject) => {
     const advance = (error: NodeJS.ErrnoException | null, value?: unknown): void => {

@@ -2,12 +2,12 @@ import { join } from "node:path";
 import type { Entry, ParseResume } from "@iflow-memory/parser";
 import { LITTLE_ENDIAN, PackedTerms, plainEntry, type PackedEntryTerms } from "@iflow-memory/ranker";
 import { encodeLossless } from "../lossless-utf8.js";
-import { readUserFile, readUserFileSync } from "../read-user-file.js";
+import { readUserFile } from "../read-user-file.js";
 import { SETTLE_MS } from "../settle-ms.js";
 import { shortHash } from "../short-hash.js";
 import type { StoreWarning } from "../store-warning.js";
 import { writeFileAtomically } from "../write-file-atomically.js";
-import { statOrNull, statOrNullSync } from "../stat-or-null.js";
+import { statOrNull } from "../stat-or-null.js";
 import { isEntry, keptColumns, keptSpan, lazyEntries } from "./kept-entries.js";
 
 /**
@@ -83,7 +83,7 @@ const FORMAT = 7;
  * await fileStamp("/work/webshop/docs/knowledge-bank/patterns.md"); // { stamp: "4194307:9120:…", settled: true }
  */
 export async function fileStamp(path: string, now = Date.now(), inThread = false): Promise<{ stamp: string; settled: boolean } | null> {
-  const info = inThread ? statOrNullSync(path) : await statOrNull(path);
+  const info = await statOrNull(path, { inThread });
   if (info === null || !info.isFile()) return null;
   const settledBefore = BigInt(Math.floor(now - SETTLE_MS)) * 1_000_000n;
   return { stamp: `${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`, settled: info.mtimeNs <= settledBefore && info.ctimeNs <= settledBefore };
@@ -125,7 +125,7 @@ export interface KeptFileEntries extends FileEntries {
  */
 export async function readFileEntries(cache: EntryFileCache, path: string, stamp: string, how: string): Promise<KeptFileEntries | null> {
   // Ours, but read as a user file (regular files only, bounded, never waiting on a FIFO).
-  const file = cache.inThread === true ? readUserFileSync(entryFileCachePath(cache, path)) : await readUserFile(entryFileCachePath(cache, path));
+  const file = await readUserFile(entryFileCachePath(cache, path), { inThread: cache.inThread === true });
   if (!("bytes" in file)) return null;
   const bytes = Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength);
   const newline = bytes.indexOf(10);
