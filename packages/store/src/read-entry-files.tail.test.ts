@@ -5,6 +5,8 @@ import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readKeptCacheFile, writeKeptCacheFile, type KeptCacheFile } from "./__fixtures__/kept-cache-file.js";
 import { entryFileCachePath, LARGE_FILE_BYTES, type EntryFileCache, type FileTail } from "./caches/entry-file-cache.js";
+import type { Entry } from "@iflow-memory/parser";
+import { grownFileText } from "./read-entry-files.js";
 import { readMemorySources } from "./read-memory-sources.js";
 
 const CORPORA = resolve(__dirname, "../../../test/fixtures/corpora");
@@ -137,6 +139,56 @@ describe("a file that grew since it was kept", () => {
     const grown = await read();
     expect(plain(grown.local)).toEqual(plain((await read(false)).local));
     expect(keptTail(cache, heuristics)?.resume.line).toBe(grown.local.at(-1)!.origin.line);
+  });
+
+  it("is decoded from the line of its last kept entry on, kept in bytes past a BOM and characters of several bytes, learning after learning; with a carriage return before it, decoded whole", async () => {
+    for (const form of ["bom", "crlf"] as const) {
+      const { cache, heuristics, read } = realSources();
+      const text = readFileSync(heuristics, "utf8");
+      writeFileSync(heuristics, form === "bom" ? `\ufeff${text.replace("### Heuristic:", "### Heuristic: Größe → ")}` : text.replace("\n", "\r\n"));
+      await read();
+      for (let learning = 1; learning <= 3; learning++) {
+        const tail = keptTail(cache, heuristics)!;
+        const bytes = readFileSync(heuristics);
+        if (form === "crlf") expect(tail.lineStart).toBeUndefined();
+        // The kept line start is where the last entry's header line is, in bytes.
+        else expect(bytes.subarray(tail.lineStart).toString("utf8").split("\n")[0]).toBe((await read(false)).local.at(-1)!.headerLine);
+        appendFileSync(heuristics, LEARNING.replace("first", `first (${learning})`));
+        const grown = await read();
+        expect(plain(grown.local)).toEqual(plain((await read(false)).local));
+        expect(grown.local.at(-1)!.name).toBe(`Check the retry budget first (${learning})`);
+        expect(grown.warnings).toEqual((await read(false)).warnings);
+      }
+    }
+  });
+
+  it("decodes the bytes from the kept line start on when it is the last kept entry's header line, and whole when it is not", () => {
+    const bytes = Buffer.from("\ufeff### Heuristic: Größe\nbody\n### Heuristic: Last\nbody\n### Heuristic: New\n");
+    const at = bytes.indexOf("### Heuristic: Last");
+    const resumed = { bytes: at + 29, checksum: 0, resume: { offset: 0, line: 3, filePosition: 2 }, lineStart: at };
+    const kept = (headerLine: string) => ({ entries: [{ headerLine: "### Heuristic: Größe" }, { headerLine }] as Entry[] });
+    expect(grownFileText(bytes, resumed, kept("### Heuristic: Last"))).toEqual({ text: "### Heuristic: Last\nbody\n### Heuristic: New\n", lineStart: at });
+    const whole = { text: "### Heuristic: Größe\nbody\n### Heuristic: Last\nbody\n### Heuristic: New\n", lineStart: 0 };
+    for (const [lineStart, headerLine] of [[at + 1, "### Heuristic: Last"], [at, "### Heuristic: Las"], [at, "### Heuristic: Other"], [0, "### Heuristic: Last"], [bytes.length, "### Heuristic: Last"]] as const) {
+      expect(grownFileText(bytes, { ...resumed, lineStart }, kept(headerLine))).toEqual(whole);
+    }
+    expect(grownFileText(bytes, null, null)).toEqual(whole);
+  });
+
+  it("is decoded whole when the kept line start is not the line of its last kept entry (a damaged cache): another entry's header line, or inside a line", async () => {
+    for (const damage of ["another entry", "inside a line", "past the end"] as const) {
+      const { cache, heuristics, read } = realSources();
+      await read();
+      const kept = keptFile(cache, heuristics);
+      const tail = kept.meta.tail as FileTail;
+      const bytes = readFileSync(heuristics);
+      tail.lineStart = damage === "another entry" ? bytes.indexOf("\n### ") + 1 : damage === "inside a line" ? tail.lineStart! + 5 : bytes.length + 10;
+      writeKeptCacheFile(entryFileCachePath(cache, heuristics), kept);
+      appendFileSync(heuristics, LEARNING);
+      const grown = await read();
+      expect(plain(grown.local)).toEqual(plain((await read(false)).local));
+      expect(grown.warnings).toEqual((await read(false)).warnings);
+    }
   });
 
   it("is parsed whole when the kept tail does not fit the kept entries (a damaged cache)", async () => {

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { CATEGORIES, parseKnowledgeBank, resumePoint, type Category, type Entry, type Scope } from "@iflow-memory/parser";
+import { CATEGORIES, parseKnowledgeBank, resumePoint, type Category, type Entry, type ParseResume, type Scope } from "@iflow-memory/parser";
 import { entryFieldTerms, numberedFieldTerms, numberTerms, PackedTerms, type PackedEntryTerms } from "@iflow-memory/ranker";
 import type { PendingAppend } from "./commit-files.js";
 import { zlibCrc32 } from "./crc32.js";
@@ -17,7 +17,8 @@ import {
   type KeptFileEntries,
 } from "./caches/entry-file-cache.js";
 import { readCommittedFiles } from "./read-committed-files.js";
-import { readTextFile } from "./read-text-file.js";
+import { decodeText, readTextFile } from "./read-text-file.js";
+import { readUserFile } from "./read-user-file.js";
 import { redactEntriesRead } from "./redact-entries-read.js";
 import type { StoreWarning } from "./store-warning.js";
 
@@ -90,17 +91,22 @@ async function readEntryFile(
   const state = cache === undefined ? null : await fileStamp(path, now(), inThread);
   const kept = cache !== undefined && state !== null ? await readFileEntries(cache, path, state.stamp, how) : null;
   if (kept?.current === true) return kept;
-  const result = await readTextFile(path, { appended, withBytes: cache !== undefined, inThread });
+  const result = cache === undefined ? await readTextFile(path, { appended, inThread }) : await readUserFile(path, { inThread });
   if ("warning" in result) return { entries: [], warnings: [result.warning], redactions: [], terms: [] };
-  if (!("text" in result)) return { entries: [], warnings: [], redactions: [], terms: [] };
+  if ("missing" in result) return { entries: [], warnings: [], redactions: [], terms: [] };
   // A file that only grew since it was kept (a learning appended) is parsed from its last kept
-  // entry on: the entries before it are the kept ones, as they were redacted and numbered.
-  const resumed = kept === null || result.bytes === undefined ? null : grownFrom(result.bytes, kept);
+  // entry on: the entries before it are the kept ones, as they were redacted and numbered; its
+  // text is decoded from that entry's line on where the kept tail says where that line starts.
+  const bytes = "bytes" in result ? result.bytes : undefined;
+  const resumed = kept === null || bytes === undefined ? null : grownFrom(bytes, kept);
+  const { text, lineStart } = "text" in result ? { text: result.text, lineStart: 0 } : grownFileText(bytes!, resumed, kept);
+  // Where the parse starts in `text`: the resume point, or the start of the text decoded from it.
+  const resume = resumed === null ? undefined : lineStart === 0 ? resumed.resume : { ...resumed.resume, offset: 0 };
   const from = resumed === null ? 0 : resumed.resume.filePosition - 1;
   // What the entries parsed are matched against: all kept, or those from the point parsed from
   // (the entries before it, kept as they were, are left unread).
   const earlier = kept === null ? null : from === 0 ? kept : { ...kept, entries: kept.entries.slice(from) };
-  const parsed = parseKnowledgeBank(result.text, { ...file, path, ...(earlier === null ? {} : { knownHashes: keptContentHashes(earlier) }), ...(resumed === null ? {} : { from: resumed.resume }) });
+  const parsed = parseKnowledgeBank(text, { ...file, path, ...(earlier === null ? {} : { knownHashes: keptContentHashes(earlier) }), ...(resume === undefined ? {} : { from: resume }) });
   const matched = earlier === null ? [] : unchangedEntries(parsed.entries, earlier).map((at) => (at === undefined ? undefined : from + at));
   const unchanged = [...(kept?.terms.slice(0, from) ?? []), ...matched.map((at) => (at === undefined ? undefined : kept!.terms[at]))];
   const read = options.redact === undefined ? parsed : redactEntriesRead(parsed, options.redact, (at) => unchanged[from + at] !== undefined);
@@ -131,8 +137,8 @@ async function readEntryFile(
   // Numbers of its vocabulary, every one (the kept ones were checked as they were read).
   const packed = PackedTerms.pack(vocabulary, terms)!;
   // A large file (its bytes here) is kept with its tail and to be read lazily.
-  const large = result.bytes !== undefined && result.bytes.length >= (cache.largeFileBytes ?? LARGE_FILE_BYTES) ? result.bytes : null;
-  const tail = large === null ? undefined : fileTail(result.text, large, all.entries, resumed);
+  const large = bytes !== undefined && bytes.length >= (cache.largeFileBytes ?? LARGE_FILE_BYTES) ? bytes : null;
+  const tail = large === null ? undefined : fileTail({ text, lineStart, resume }, large, all.entries, resumed);
   const entries = { ...all, terms: packed.entryTerms(), ...(tail === undefined ? {} : { tail }) };
   await writeFileEntries(cache, path, state.stamp, how, { ...entries, packed }, { lazy: large !== null });
   return entries;
@@ -149,13 +155,40 @@ function grownFrom(bytes: Uint8Array, kept: KeptFileEntries): FileTail | null {
 }
 
 // The tail a large file's entries are kept with: its checksum (going on from that of the bytes
-// it grew from), and where its last entry starts (searched for from where the kept one started).
-function fileTail(text: string, bytes: Uint8Array, entries: readonly Entry[], resumed: FileTail | null): FileTail | undefined {
+// it grew from), where its last entry starts (searched for from where the kept one started) in
+// the text and, when no carriage return makes the text parsed other than the text decoded, in
+// the bytes. `read` is the text decoded (from `lineStart` in the bytes on: the line of the kept
+// resume point) and where its parse started.
+function fileTail(read: { text: string; lineStart: number; resume: ParseResume | undefined }, bytes: Uint8Array, entries: readonly Entry[], resumed: FileTail | null): FileTail | undefined {
   const crc32 = zlibCrc32();
-  const resume = crc32 === null ? null : resumePoint(text, entries, resumed?.resume);
-  if (crc32 === null || resume === null) return undefined;
+  const found = crc32 === null ? null : resumePoint(read.text, entries, read.resume);
+  if (crc32 === null || found === null) return undefined;
   const checksum = resumed === null ? crc32(bytes) : crc32(bytes.subarray(resumed.bytes), resumed.checksum);
-  return { bytes: bytes.length, checksum, resume };
+  // Found in a text decoded from the kept line on: its offset in the whole text is from there.
+  const resume = read.lineStart === 0 ? found : { ...found, offset: resumed!.resume.offset + found.offset };
+  // The text decoded whole had its BOM dropped; one decoded from a line on has none.
+  const before = read.lineStart > 0 ? read.lineStart : bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  const lineStart = read.text.includes("\r") ? undefined : before + Buffer.byteLength(read.text.slice(0, found.offset));
+  return { bytes: bytes.length, checksum, resume, ...(lineStart === undefined ? {} : { lineStart }) };
+}
+
+/**
+ * A memory file's text: decoded from the kept tail's line on (`lineStart`, its position in
+ * `bytes`) when the file grew from the kept one (`resumed`) and that line is the kept last
+ * entry's header line, else whole (`lineStart` 0: a damaged cache's line start is not taken on
+ * trust).
+ *
+ * @example
+ * const { text, lineStart } = grownFileText(bytes, grownFrom(bytes, kept), kept);
+ */
+export function grownFileText(bytes: Uint8Array, resumed: FileTail | null, kept: Pick<KeptFileEntries, "entries"> | null): { text: string; lineStart: number } {
+  const at = resumed?.lineStart;
+  if (at !== undefined && at > 0 && at < bytes.length && bytes[at - 1] === 0x0a) {
+    const text = decodeText(bytes.subarray(at));
+    const header = kept!.entries[resumed!.resume.filePosition - 1]!.headerLine;
+    if (text.startsWith(header) && (text.length === header.length || text.charCodeAt(header.length) === 0x0a)) return { text, lineStart: at };
+  }
+  return { text: decodeText(bytes), lineStart: 0 };
 }
 
 // A vocabulary that only grows keeps the terms of entries since edited away: once those are

@@ -3,7 +3,7 @@ import { decodeLossless } from "./lossless-utf8.js";
 import { readUserFile, readUserFileSync, type UserFileOptions, type UserFileResult } from "./read-user-file.js";
 import type { StoreWarning } from "./store-warning.js";
 
-export type TextFileResult = { text: string; bytes?: Uint8Array } | { missing: true } | { warning: StoreWarning };
+export type TextFileResult = { text: string } | { missing: true } | { warning: StoreWarning };
 
 /**
  * Reads a user-written text file through `readUserFile` (regular files only, at most
@@ -13,8 +13,7 @@ export type TextFileResult = { text: string; bytes?: Uint8Array } | { missing: t
  * UTF-8 is kept byte for byte instead (see `decodeLossless`; `commitFiles` and
  * `writeFileAtomically` write it back as it was). With `appended` (a commit in progress, see
  * `readCommittedFiles`), the text is the file's first `at` bytes followed by the bytes appended.
- * With `withBytes`, the bytes the text was decoded from come with it; with `inThread`, it is read
- * in the calling thread (`readTextFileSync`).
+ * With `inThread`, it is read in the calling thread (`readTextFileSync`).
  *
  * @example
  * const file = await readTextFile("docs/knowledge-bank/patterns.md");
@@ -25,7 +24,7 @@ export async function readTextFile(path: string, options?: TextFileOptions): Pro
 }
 
 /** How `readTextFile` reads and decodes a file. */
-export type TextFileOptions = UserFileOptions & { lossless?: boolean; appended?: PendingAppend | undefined; withBytes?: boolean };
+export type TextFileOptions = UserFileOptions & { lossless?: boolean; appended?: PendingAppend | undefined };
 
 /**
  * `readTextFile` in the calling thread, through `readUserFileSync`: for the session-start hook
@@ -44,8 +43,7 @@ function textOf(file: UserFileResult, options: TextFileOptions | undefined): Tex
   const appended = options?.appended;
   // A file shorter than where the commit appends is not the one it appended to: read as it is.
   const read = appended === undefined || !("bytes" in file) || file.bytes.length < appended.at ? file : { bytes: Buffer.concat([file.bytes.subarray(0, appended.at), appended.bytes]) };
-  const result = decoded(read, options?.lossless === true);
-  return options?.withBytes === true && "text" in result && "bytes" in read ? { text: result.text, bytes: read.bytes } : result;
+  return decoded(read, options?.lossless === true);
 }
 
 function decoded(file: UserFileResult, lossless = false): TextFileResult {
@@ -54,9 +52,18 @@ function decoded(file: UserFileResult, lossless = false): TextFileResult {
     const text = decodeLossless(file.bytes);
     return { text: text.charCodeAt(0) === 0xfeff ? text.slice(1) : text };
   }
+  return { text: decodeText(file.bytes) };
+}
+
+/**
+ * A file's bytes as `readTextFile` decodes them: invalid UTF-8 becomes U+FFFD, a BOM is dropped.
+ *
+ * @example
+ * decodeText(Buffer.from("\ufeff### Pattern: A\n")); // "### Pattern: A\n"
+ */
+export function decodeText(bytes: Uint8Array): string {
   // Buffer's decoding replaces invalid UTF-8 as TextDecoder does, without TextDecoder's cost on
   // first use (half a millisecond of a warm session start).
-  const { buffer, byteOffset, byteLength } = file.bytes;
-  const text = Buffer.from(buffer, byteOffset, byteLength).toString("utf8");
-  return { text: text.charCodeAt(0) === 0xfeff ? text.slice(1) : text };
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
