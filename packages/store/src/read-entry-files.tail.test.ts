@@ -1,5 +1,4 @@
-import { appendFileSync, cpSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { appendFileSync, cpSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { crc32 } from "node:zlib";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -8,6 +7,7 @@ import { entryFileCachePath, LARGE_FILE_BYTES, type EntryFileCache, type FileTai
 import type { Entry } from "@iflow-memory/parser";
 import { grownFileText } from "./read-entry-files.js";
 import { readMemorySources } from "./read-memory-sources.js";
+import { tempDir } from "./__fixtures__/temp-dir.js";
 
 const CORPORA = resolve(__dirname, "../../../test/fixtures/corpora");
 const LEARNING = "\n### Heuristic: Check the retry budget first\nBefore raising a timeout, count the retries.\n- Observation count: 1\n";
@@ -15,7 +15,7 @@ const LEARNING = "\n### Heuristic: Check the retry budget first\nBefore raising 
 // The real 2026-04 bank and the example store; every file kept with its tail (`largeFileBytes: 0`,
 // where the real bank's files are smaller than the default), on a clock a minute ahead (settled).
 function realSources({ largeFileBytes }: { largeFileBytes?: number } = { largeFileBytes: 0 }) {
-  const root = mkdtempSync(join(tmpdir(), "iflow-file-tail-"));
+  const root = tempDir("iflow-file-tail-");
   const projectRoot = join(root, "project");
   const globalStoreDir = join(root, "store");
   cpSync(join(CORPORA, "iflow-kb-2026-04/docs/knowledge-bank"), join(projectRoot, "docs/knowledge-bank"), { recursive: true });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { resolveGlobalStoreDir } from "./read-global-store.js";
+import { tempDir } from "./__fixtures__/temp-dir.js";
 
 describe("resolveGlobalStoreDir", () => {
   it("prefers the flag, then IFLOW_MEMORY_HOME, then ~/.claude/iflow/memory", () => {
@@ -14,11 +15,10 @@ describe("resolveGlobalStoreDir", () => {
 
 describe("readGlobalStore", () => {
   it("injects a global entry with its secret replaced by [REDACTED], with a warning that does not repeat the secret", async () => {
-    const { mkdtempSync, writeFileSync } = await import("node:fs");
-    const { tmpdir } = await import("node:os");
+    const { writeFileSync } = await import("node:fs");
     const { join } = await import("node:path");
     const { readGlobalStore } = await import("./read-global-store.js");
-    const store = mkdtempSync(join(tmpdir(), "iflow-store-"));
+    const store = tempDir("iflow-store-");
     const secret = `ghp_${"Zz09".repeat(9)}`;
     writeFileSync(join(store, "heuristics.md"), `# Global Heuristics\n\n### Heuristic: Tokens\nRotate ${secret} monthly.\n- Tags: universal\n`);
     const { entries, warnings } = await readGlobalStore(store);

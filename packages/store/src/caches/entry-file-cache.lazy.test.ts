@@ -1,5 +1,4 @@
-import { appendFileSync, cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { appendFileSync, cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { buildRelevanceIndex, entryOrders, injectionCandidates, planInjection, sharedHashPrefixes } from "@iflow-memory/ranker";
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -8,6 +7,7 @@ import { readMemorySources } from "../read-memory-sources.js";
 import { keptCacheFileBytes, readKeptCacheFile } from "../__fixtures__/kept-cache-file.js";
 import { entryFileCachePath, type EntryFileCache } from "./entry-file-cache.js";
 import { encodeRankingCache } from "./ranking-cache-file.js";
+import { tempDir } from "../__fixtures__/temp-dir.js";
 
 const CORPORA = resolve(__dirname, "../../../../test/fixtures/corpora");
 const LEARNING = "\n### Heuristic: Check the retry budget first\nBefore raising a timeout, count the retries.\n- Observation count: 1\n";
@@ -18,7 +18,7 @@ const LEARNING = "\n### Heuristic: Check the retry budget first\nBefore raising 
 // Source line of five provenances (cut to three when injected) to the store: the copy is kept,
 // the contest carried to it, its Source line cut — the candidates that are not passed on unread.
 function realSources() {
-  const root = mkdtempSync(join(tmpdir(), "iflow-file-lazy-"));
+  const root = tempDir("iflow-file-lazy-");
   const projectRoot = join(root, "project");
   const globalStoreDir = join(root, "store");
   cpSync(join(CORPORA, "iflow-kb-2026-04/docs/knowledge-bank"), join(projectRoot, "docs/knowledge-bank"), { recursive: true });

@@ -1,5 +1,4 @@
-import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { appendFileSync, cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { buildRelevanceIndex, injectionCandidates, numberedFieldTerms } from "@iflow-memory/ranker";
 import { describe, expect, it } from "vitest";
@@ -10,12 +9,13 @@ import { planSessionStart } from "../relevance/plan-session-injection.js";
 import { keptCacheFileBytes, readKeptCacheFile, writeKeptCacheFile } from "../__fixtures__/kept-cache-file.js";
 import { entryFileCachePath, type EntryFileCache } from "./entry-file-cache.js";
 import { encodeRankingCache } from "./ranking-cache-file.js";
+import { tempDir } from "../__fixtures__/temp-dir.js";
 
 const CORPORA = resolve(__dirname, "../../../../test/fixtures/corpora");
 
 // A project with the real 2026-04 bank and a global store with the example store's entries.
 function realSources(): { projectRoot: string; globalStoreDir: string; cache: EntryFileCache } {
-  const root = mkdtempSync(join(tmpdir(), "iflow-file-cache-"));
+  const root = tempDir("iflow-file-cache-");
   const projectRoot = join(root, "project");
   const globalStoreDir = join(root, "store");
   cpSync(join(CORPORA, "iflow-kb-2026-04/docs/knowledge-bank"), join(projectRoot, "docs/knowledge-bank"), { recursive: true });
