@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { CLI_BIN, makeTempDir, REPO_ROOT, runNode } from "@iflow-memory/test-utils";
 import { describe, expect, it } from "vitest";
@@ -60,6 +60,36 @@ describe("iflow-memory setup codex", () => {
     expect(JSON.parse(readFileSync(join(home, ".codex/hooks.json"), "utf8"))).toEqual(other);
   });
 
+  it("leaves a machine as it found it: --uninstall removes the files setup made, puts back those it changed, and keeps no backup", async () => {
+    const home = makeTempDir();
+    expect((await run(home, ["codex"])).code).toBe(0);
+    // A dry run says what the uninstall would do, and changes nothing.
+    const dry = await run(home, ["codex", "--uninstall", "--dry-run"]);
+    expect(dry.stdout).toContain(`(dry run: ${home}/.codex/config.toml not changed; it would say: Removed the iflow-memory MCP server from ${home}/.codex/config.toml. Removed ${home}/.codex/config.toml: it held nothing else, and there was none before the install.)\n`);
+    expect(readdirSync(join(home, ".codex")).sort()).toEqual(["config.toml", "hooks.json"]);
+    const removed = await run(home, ["codex", "--uninstall"]);
+    expect([removed.code, removed.stderr, removed.stdout]).toEqual([
+      0,
+      "",
+      `Removed the iflow-memory SessionStart and UserPromptSubmit hooks from ${home}/.codex/hooks.json.\n` +
+        `Removed ${home}/.codex/hooks.json: it held nothing else, and there was none before the install.\n` +
+        `Removed the iflow-memory MCP server from ${home}/.codex/config.toml.\n` +
+        `Removed ${home}/.codex/config.toml: it held nothing else, and there was none before the install.\n`,
+    ]);
+    expect(readdirSync(join(home, ".codex"))).toEqual([]);
+    // A config.toml of the user's: byte for byte as it was, its backup gone; a hooks.json that
+    // changed since the install: written without ours.
+    writeFileSync(join(home, ".codex/config.toml"), CODEX_CONFIG);
+    await run(home, ["codex"]);
+    const hooks = JSON.parse(readFileSync(join(home, ".codex/hooks.json"), "utf8")) as { hooks: Record<string, unknown> };
+    writeFileSync(join(home, ".codex/hooks.json"), JSON.stringify({ hooks: { ...hooks.hooks, Stop: [{ hooks: [{ type: "command", command: "say done" }] }] } }));
+    const json = JSON.parse((await run(home, ["codex", "--uninstall", "--json"])).stdout) as Record<string, { outcome: string; backupRemoved: string | null }>;
+    expect([json.hooks!.outcome, json.mcp!.outcome, json.mcp!.backupRemoved]).toEqual(["rewritten", "restored", `${home}/.codex/config.toml.iflow-memory.bak`]);
+    expect(readFileSync(join(home, ".codex/config.toml"), "utf8")).toBe(CODEX_CONFIG);
+    expect(JSON.parse(readFileSync(join(home, ".codex/hooks.json"), "utf8"))).toEqual({ hooks: { Stop: [{ hooks: [{ type: "command", command: "say done" }] }] } });
+    expect(readdirSync(join(home, ".codex")).sort()).toEqual(["config.toml", "hooks.json"]);
+  });
+
   it("refuses a config.toml that is not TOML: exit 1, one line, nothing written", async () => {
     const home = makeTempDir();
     mkdirSync(join(home, ".codex"));
@@ -117,8 +147,25 @@ describe("iflow-memory setup gemini", () => {
     });
     expect((await run(home, ["gemini"])).stdout.split("\n")[0]).toBe(`Already installed in ${home}/.gemini/settings.json; nothing changed.`);
     const removed = await run(home, ["gemini", "--uninstall"]);
-    expect(removed.stdout.split("\n")[0]).toBe(`Removed the SessionStart hook, the BeforeAgent hook and the MCP server of iflow-memory from ${home}/.gemini/settings.json.`);
-    expect(JSON.parse(readFileSync(join(home, ".gemini/settings.json"), "utf8"))).toEqual(settings);
+    expect(removed.stdout).toBe(
+      `Removed the SessionStart hook, the BeforeAgent hook and the MCP server of iflow-memory from ${home}/.gemini/settings.json.\n` +
+        `${home}/.gemini/settings.json is again as it was before the install (its backup put back).\n`,
+    );
+    expect(readFileSync(join(home, ".gemini/settings.json"), "utf8")).toBe(JSON.stringify(settings, null, 2));
+    expect(existsSync(join(home, ".gemini/settings.json.iflow-memory.bak"))).toBe(false);
+  });
+
+  it("leaves a machine as it found it: --uninstall removes a settings.json setup made, and keeps no backup", async () => {
+    const home = makeTempDir();
+    expect((await run(home, ["gemini"])).code).toBe(0);
+    const removed = await run(home, ["gemini", "--uninstall"]);
+    expect([removed.code, removed.stderr, removed.stdout]).toEqual([
+      0,
+      "",
+      `Removed the SessionStart hook, the BeforeAgent hook and the MCP server of iflow-memory from ${home}/.gemini/settings.json.\n` +
+        `Removed ${home}/.gemini/settings.json: it held nothing else, and there was none before the install.\n`,
+    ]);
+    expect(readdirSync(join(home, ".gemini"))).toEqual([]);
   });
 
   it("keeps the comments of a settings.json that has some (Gemini CLI reads them): changes only what it adds, takes it out again, and doctor reads it", async () => {

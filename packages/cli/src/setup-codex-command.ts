@@ -1,11 +1,12 @@
 import { join, resolve } from "node:path";
 import { readFileSync } from "node:fs";
-import { addCodexHook, addCodexMcpServer, CODEX_MCP_ENV_VARS, codexHooksDisabled, removeCodexHook, removeCodexMcpServer } from "@iflow-memory/hook-adapter";
-import { updateSettingsFile, updateTextFile } from "@iflow-memory/store";
+import { addCodexHook, addCodexMcpServer, CODEX_MCP_ENV_VARS, codexHooksDisabled, removeCodexHook, removeCodexMcpServer, sameCodexConfig } from "@iflow-memory/hook-adapter";
+import { revertSettingsFile, revertTextFile, updateSettingsFile, updateTextFile } from "@iflow-memory/store";
 import type { Command } from "commander";
 import { agentConfigDir } from "./agent-homes.js";
 import { defaultHookCommand, defaultMcpServer } from "./hook-commands.js";
 import type { CliIO } from "./io.js";
+import { dryRunNote, revertNote } from "./revert-note.js";
 
 const EVENTS = [
   ["SessionStart", "session-start"],
@@ -35,10 +36,16 @@ export function registerSetupCodexCommand(setup: Command, io: CliIO, setExitCode
       const dryRun = options.dryRun === true;
       const uninstall = options.uninstall === true;
 
+      if (uninstall) {
+        await uninstallCodex(io, { hooksPath, configPath, mcp, dryRun, json: options.json === true });
+        setExitCode(0);
+        return;
+      }
+
       const server = defaultMcpServer();
       const codexServer = { command: server.command, args: server.args, env_vars: CODEX_MCP_ENV_VARS };
       // A config.toml that is not TOML is refused before anything is written: no half install.
-      if (mcp) await updateTextFile(configPath, (text) => ({ ...(uninstall ? removeCodexMcpServer(text, configPath) : addCodexMcpServer(text, codexServer, configPath)), changed: false }), { dryRun: true });
+      if (mcp) await updateTextFile(configPath, (text) => ({ ...addCodexMcpServer(text, codexServer, configPath), changed: false }), { dryRun: true });
 
       const hooks = await updateSettingsFile(
         hooksPath,
@@ -46,24 +53,12 @@ export function registerSetupCodexCommand(setup: Command, io: CliIO, setExitCode
           let current = settings;
           const lines: string[] = [];
           for (const [event, hook] of EVENTS) {
-            if (uninstall) {
-              const change = removeCodexHook(current, event);
-              current = change.settings;
-              if (change.outcome === "removed") lines.push(event);
-              continue;
-            }
             const command = defaultHookCommand(hook, mcp, { agent: "codex" });
             const change = addCodexHook(current, event, command);
             current = change.settings;
             if (change.outcome !== "unchanged") lines.push(`${change.outcome === "added" ? "Added" : "Updated"} the ${event} hook ${change.outcome === "added" ? "to" : "in"} ${hooksPath}:\n  ${command}`);
           }
-          const message = uninstall
-            ? lines.length > 0
-              ? `Removed the iflow-memory ${lines.join(" and ")} hook${lines.length > 1 ? "s" : ""} from ${hooksPath}.`
-              : `No iflow-memory hook in ${hooksPath}; nothing changed.`
-            : lines.length > 0
-              ? lines.join("\n")
-              : `Already installed in ${hooksPath}; nothing changed.`;
+          const message = lines.length > 0 ? lines.join("\n") : `Already installed in ${hooksPath}; nothing changed.`;
           return { settings: current, changed: lines.length > 0, message };
         },
         { dryRun },
@@ -73,27 +68,23 @@ export function registerSetupCodexCommand(setup: Command, io: CliIO, setExitCode
         ? await updateTextFile(
             configPath,
             (text) => {
-              const change = uninstall ? removeCodexMcpServer(text, configPath) : addCodexMcpServer(text, codexServer, configPath);
+              const change = addCodexMcpServer(text, codexServer, configPath);
               const message = {
                 added: `Added the MCP server iflow-memory to ${configPath}:\n  [mcp_servers.iflow-memory] ${[server.command, ...server.args.map((arg) => `"${arg}"`)].join(" ")}`,
                 updated: `Updated the MCP server iflow-memory in ${configPath}:\n  [mcp_servers.iflow-memory] ${[server.command, ...server.args.map((arg) => `"${arg}"`)].join(" ")}`,
                 unchanged: `The MCP server is already registered in ${configPath}; nothing changed.`,
-                removed: `Removed the iflow-memory MCP server from ${configPath}.`,
-                absent: `No iflow-memory MCP server in ${configPath}; nothing changed.`,
-              }[change.outcome];
-              return { text: change.text, changed: change.outcome !== "unchanged" && change.outcome !== "absent", message };
+              }[change.outcome as "added" | "updated" | "unchanged"];
+              return { text: change.text, changed: change.outcome !== "unchanged", message };
             },
             { dryRun },
           )
         : null;
 
-      const notes = uninstall
-        ? []
-        : [
-            ...(codexHooksDisabled(readOrNull(configPath)) ? [`hooks are turned off in ${configPath} ([features] hooks = false): set it to true, or Codex runs none of them.`] : []),
-            "Codex runs a hook only once you have trusted it: start `codex`, type /hooks and trust the iflow-memory SessionStart and UserPromptSubmit hooks (until then Codex, and `codex exec` above all, skips them without a word).",
-            ...(options.project === undefined ? [] : [`Codex reads ${dir} only in a project you have trusted.`]),
-          ];
+      const notes = [
+        ...(codexHooksDisabled(readOrNull(configPath)) ? [`hooks are turned off in ${configPath} ([features] hooks = false): set it to true, or Codex runs none of them.`] : []),
+        "Codex runs a hook only once you have trusted it: start `codex`, type /hooks and trust the iflow-memory SessionStart and UserPromptSubmit hooks (until then Codex, and `codex exec` above all, skips them without a word).",
+        ...(options.project === undefined ? [] : [`Codex reads ${dir} only in a project you have trusted.`]),
+      ];
       if (options.json === true) {
         const report = {
           hooks: { path: hooksPath, changed: hooks.changed, message: hooks.message, backup: hooks.backup, ...(dryRun ? { dryRun: true, result: hooks.settings } : {}) },
@@ -112,6 +103,56 @@ export function registerSetupCodexCommand(setup: Command, io: CliIO, setExitCode
       }
       setExitCode(0);
     });
+}
+
+// Takes ours out of hooks.json and config.toml as `setup claude --uninstall` does out of Claude
+// Code's files: a file put back from its backup when nothing else changed in it since the install,
+// removed when setup made it and nothing else is in it, else written without ours; the backup goes.
+async function uninstallCodex(io: CliIO, options: { hooksPath: string; configPath: string; mcp: boolean; dryRun: boolean; json: boolean }): Promise<void> {
+  const { hooksPath, configPath, mcp, dryRun } = options;
+  const removeServer = (text: string | null) => {
+    const change = removeCodexMcpServer(text, configPath);
+    const removed = change.outcome === "removed";
+    return { text: change.text, changed: removed, empty: change.text.trim() === "", message: removed ? `Removed the iflow-memory MCP server from ${configPath}.` : `No iflow-memory MCP server in ${configPath}; nothing changed.` };
+  };
+  const restores = (backup: string, result: { text: string }) => sameCodexConfig(backup, result.text);
+  // A config.toml that is not TOML is refused before anything is written: no half uninstall.
+  if (mcp) await revertTextFile(configPath, removeServer, restores, { dryRun: true });
+  const hooks = await revertSettingsFile(
+    hooksPath,
+    (settings) => {
+      let current = settings;
+      let keptEmpty = settings;
+      const removed: string[] = [];
+      for (const [event] of EVENTS) {
+        const change = removeCodexHook(current, event);
+        current = change.settings;
+        keptEmpty = removeCodexHook(keptEmpty, event, { keepEmpty: true }).settings;
+        if (change.outcome === "removed") removed.push(event);
+      }
+      const message = removed.length > 0 ? `Removed the iflow-memory ${removed.join(" and ")} hook${removed.length > 1 ? "s" : ""} from ${hooksPath}.` : `No iflow-memory hook in ${hooksPath}; nothing changed.`;
+      return { settings: current, keptEmpty, changed: removed.length > 0, message };
+    },
+    { dryRun },
+  );
+  const config = mcp ? await revertTextFile(configPath, removeServer, restores, { dryRun }) : null;
+  if (options.json) {
+    const report = (path: string, result: { changed: boolean; message: string; outcome: string; backupRemoved: string | null }, dryResult: unknown) => ({
+      path,
+      changed: result.changed,
+      message: result.message,
+      outcome: result.outcome,
+      backupRemoved: result.backupRemoved,
+      ...(dryRun ? { dryRun: true, result: dryResult } : {}),
+    });
+    io.stdout.write(`${JSON.stringify({ hooks: report(hooksPath, hooks, hooks.settings), mcp: config === null ? null : report(configPath, config, config.text), notes: [] }, null, 2)}\n`);
+    return;
+  }
+  if (dryRun) io.stdout.write(`${JSON.stringify(hooks.settings, null, 2)}\n${dryRunNote(hooksPath, hooks.message, hooks.outcome)}`);
+  else io.stdout.write(`${hooks.message}\n${revertNote(hooksPath, hooks.outcome, hooks.backupRemoved)}`);
+  if (config === null) return;
+  if (dryRun) io.stdout.write(dryRunNote(configPath, config.message, config.outcome));
+  else io.stdout.write(`${config.message}\n${revertNote(configPath, config.outcome, config.backupRemoved)}`);
 }
 
 function readOrNull(path: string): string | null {

@@ -1,10 +1,11 @@
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { addMcpServer, addSessionStartHook, findClaudeInstallRoutes, quoteForShell, removeMcpServer, removeSessionStartHook, type HookEvent } from "@iflow-memory/hook-adapter";
-import { removeStoreCache, resolveGlobalStoreDir, revertSettingsFile, type SettingsRevertOutcome, updateSettingsFile } from "@iflow-memory/store";
+import { removeStoreCache, resolveGlobalStoreDir, revertSettingsFile, updateSettingsFile } from "@iflow-memory/store";
 import { Command } from "commander";
 import { defaultHookCommand, defaultMcpServer } from "./hook-commands.js";
 import type { CliIO } from "./io.js";
+import { dryRunNote, revertNote } from "./revert-note.js";
 import { registerSetupCodexCommand } from "./setup-codex-command.js";
 import { registerSetupGeminiCommand } from "./setup-gemini-command.js";
 import { listAgents } from "./setup-list.js";
@@ -116,7 +117,7 @@ async function uninstall(io: CliIO, home: string, path: string, options: { proje
     },
     { dryRun: options.dryRun === true },
   );
-  if (options.dryRun === true) say(`${JSON.stringify(result.settings, null, 2)}\n(dry run: ${path} not changed)\n`);
+  if (options.dryRun === true) say(`${JSON.stringify(result.settings, null, 2)}\n${dryRunNote(path, result.message, result.outcome)}`);
   else say(`${result.message}\n${revertNote(path, result.outcome, result.backupRemoved)}`);
   if (options.mcp !== false) {
     const project = options.project === undefined ? undefined : resolve(io.cwd, options.project);
@@ -131,20 +132,13 @@ async function uninstall(io: CliIO, home: string, path: string, options: { proje
       },
       { dryRun: options.dryRun === true },
     );
-    say(options.dryRun === true ? `(dry run: ${claudeJson} not changed; it would say: ${mcp.message})\n` : `${mcp.message}\n${revertNote(claudeJson, mcp.outcome, mcp.backupRemoved)}`);
+    say(options.dryRun === true ? dryRunNote(claudeJson, mcp.message, mcp.outcome) : `${mcp.message}\n${revertNote(claudeJson, mcp.outcome, mcp.backupRemoved)}`);
   }
   if (options.dryRun !== true) {
     const cache = removeStoreCache(resolveGlobalStoreDir({ env: io.env }));
     if (cache !== null) say(`Removed the hooks' cache ${cache.path} (${cache.files} file${cache.files === 1 ? "" : "s"}, ${formatBytes(cache.bytes)}: derived data only, rebuilt at the next session start; your memory is untouched).\n`);
   }
   io.stdout.write(options.json === true ? `${JSON.stringify({ uninstalled: options.dryRun !== true, messages: said }, null, 2)}\n` : said.map((line) => `${line}\n`).join(""));
-}
-
-// The line after an uninstall's message: how the file was left, and the backup that went.
-function revertNote(path: string, outcome: SettingsRevertOutcome, backupRemoved: string | null): string {
-  if (outcome === "restored") return `${path} is again as it was before the install (its backup put back).\n`;
-  if (outcome === "deleted") return `Removed ${path}: it held nothing else, and there was none before the install.\n`;
-  return backupRemoved === null ? "" : `Removed the backup ${backupRemoved}.\n`;
 }
 
 function formatBytes(bytes: number): string {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { addCodexHook, addCodexMcpServer, codexHooksDisabled, registeredCodexMcpServer, removeCodexHook, removeCodexMcpServer } from "./codex-config.js";
+import { addCodexHook, addCodexMcpServer, codexHooksDisabled, registeredCodexMcpServer, removeCodexHook, removeCodexMcpServer, sameCodexConfig } from "./codex-config.js";
 
 // A config.toml as people keep them: comments, a profile, another MCP server, trust records.
 const CONFIG = `# Codex settings, kept by hand
@@ -103,5 +103,20 @@ describe("addCodexHook and removeCodexHook", () => {
 describe("codexHooksDisabled", () => {
   it("tells a config that turns hooks off, by the current key or the deprecated one", () => {
     expect([codexHooksDisabled(CONFIG), codexHooksDisabled("[features]\nhooks = false\n"), codexHooksDisabled("[features]\ncodex_hooks = false\n"), codexHooksDisabled("[features]\nhooks = true\n"), codexHooksDisabled("not toml =")]).toEqual([false, true, true, false, false]);
+  });
+});
+
+describe("sameCodexConfig", () => {
+  it("says whether a config from before the install holds what the removal gives: the same values whatever the layout, an emptied [mcp_servers] as none", () => {
+    const server = { command: "node", args: ["/opt/iflow-memory/mcp-server.cjs"] };
+    const removed = removeCodexMcpServer(addCodexMcpServer(CONFIG, server).text).text;
+    expect([
+      sameCodexConfig(CONFIG, removed),
+      sameCodexConfig(`${CONFIG}\n\n# a comment\n`, removed),
+      sameCodexConfig('model = "gpt-5.5"\n\n[mcp_servers]\n', 'model = "gpt-5.5"\n'),
+      sameCodexConfig('model = "gpt-5.5"\n', 'model = "gpt-5.5-mini"\n'),
+      sameCodexConfig('model = "gpt-5.5"\n[mcp_servers.other]\ncommand = "x"\n', 'model = "gpt-5.5"\n'),
+      sameCodexConfig("not toml =", 'model = "gpt-5.5"\n'),
+    ]).toEqual([true, true, true, false, false, null]);
   });
 });

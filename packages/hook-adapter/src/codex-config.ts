@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from "node:util";
 import { parse, patch } from "@decimalturn/toml-patch";
 import { isJsonObject, StoreError } from "@iflow-memory/store";
 import { addCommandHook, removeCommandHook, type SettingsChange } from "./add-session-start-hook.js";
@@ -41,13 +42,13 @@ export function addCodexHook(hooksFile: Record<string, unknown>, event: "Session
 
 /**
  * Codex CLI's `hooks.json` without iflow-memory's hook for `event`, and without an event or a
- * `hooks` that only ours filled. Pure.
+ * `hooks` that only ours filled (`keepEmpty` keeps them, empty). Pure.
  *
  * @example
  * removeCodexHook(hooksFile, "UserPromptSubmit").outcome; // "removed"
  */
-export function removeCodexHook(hooksFile: Record<string, unknown>, event: "SessionStart" | "UserPromptSubmit"): { settings: Record<string, unknown>; outcome: "removed" | "absent" } {
-  return removeCommandHook(hooksFile, event);
+export function removeCodexHook(hooksFile: Record<string, unknown>, event: "SessionStart" | "UserPromptSubmit", options: { keepEmpty?: boolean } = {}): { settings: Record<string, unknown>; outcome: "removed" | "absent" } {
+  return removeCommandHook(hooksFile, event, options);
 }
 
 /**
@@ -94,6 +95,29 @@ export function removeCodexMcpServer(text: string | null, path = "config.toml"):
   const { mcp_servers: _servers, ...others } = config;
   const next = Object.keys(rest).length > 0 ? { ...config, mcp_servers: rest } : others;
   return { text: patch(source, next).replace(/\n{3,}/g, "\n\n"), outcome: "removed" };
+}
+
+/**
+ * Whether a Codex CLI `config.toml` as it was before the install (`backup`) holds what removing
+ * iflow-memory's MCP server gave (`text`): the same values, whatever the layout, an
+ * `[mcp_servers]` that only ours would have filled counted as none. Null when `backup` is not TOML.
+ *
+ * @example
+ * sameCodexConfig('model = "gpt-5.5"\n\n[mcp_servers]\n', 'model = "gpt-5.5"\n'); // true
+ */
+export function sameCodexConfig(backup: string, text: string): boolean | null {
+  let before: Record<string, unknown>;
+  try {
+    const value: unknown = parse(backup);
+    if (!isJsonObject(value)) return null;
+    before = value;
+  } catch {
+    return null;
+  }
+  const { mcp_servers: servers, ...others } = before;
+  // The parser's tables have no prototype: so has the one compared with them.
+  const comparable = isJsonObject(servers) && Object.keys(servers).length === 0 ? Object.assign(Object.create(null) as Record<string, unknown>, others) : before;
+  return isDeepStrictEqual(comparable, parse(text));
 }
 
 /**

@@ -29,13 +29,13 @@ export function addGeminiHook(settings: Record<string, unknown>, event: GeminiHo
 
 /**
  * Gemini CLI settings without iflow-memory's hook for `event`, and without an event or a `hooks`
- * that only ours filled. Pure.
+ * that only ours filled (`keepEmpty` keeps them, empty). Pure.
  *
  * @example
  * removeGeminiHook(settings, "SessionStart").outcome; // "removed"
  */
-export function removeGeminiHook(settings: Record<string, unknown>, event: GeminiHookEvent): { settings: Record<string, unknown>; outcome: "removed" | "absent" } {
-  return removeCommandHook(settings, event);
+export function removeGeminiHook(settings: Record<string, unknown>, event: GeminiHookEvent, options: { keepEmpty?: boolean } = {}): { settings: Record<string, unknown>; outcome: "removed" | "absent" } {
+  return removeCommandHook(settings, event, options);
 }
 
 /**
@@ -56,16 +56,16 @@ export function addGeminiMcpServer(settings: Record<string, unknown>, server: Ge
 
 /**
  * Gemini CLI settings without iflow-memory's MCP server, and without an `mcpServers` only ours
- * filled. Pure.
+ * filled (`keepEmpty` keeps it, empty). Pure.
  *
  * @example
  * removeGeminiMcpServer(settings).outcome; // "removed", or "absent"
  */
-export function removeGeminiMcpServer(settings: Record<string, unknown>): { settings: Record<string, unknown>; outcome: "removed" | "absent" } {
+export function removeGeminiMcpServer(settings: Record<string, unknown>, options: { keepEmpty?: boolean } = {}): { settings: Record<string, unknown>; outcome: "removed" | "absent" } {
   const servers = isJsonObject(settings.mcpServers) ? settings.mcpServers : {};
   if (!(MCP_SERVER_NAME in servers)) return { settings, outcome: "absent" };
   const { [MCP_SERVER_NAME]: _removed, ...rest } = servers;
-  if (Object.keys(rest).length > 0) return { settings: { ...settings, mcpServers: rest }, outcome: "removed" };
+  if (Object.keys(rest).length > 0 || options.keepEmpty === true) return { settings: { ...settings, mcpServers: rest }, outcome: "removed" };
   const { mcpServers: _servers, ...others } = settings;
   return { settings: others, outcome: "removed" };
 }

@@ -16,7 +16,7 @@ export type { ClaudeInstallRoutes } from "./claude-install-routes.js";
 export { AGENT_NAMES, agentDialect, agentFromArguments, isAgentName } from "./agent-dialect.js";
 export type { AgentDialect, AgentName, HookKind } from "./agent-dialect.js";
 export { addCommandHook, removeCommandHook } from "./add-session-start-hook.js";
-export { addCodexHook, addCodexMcpServer, CODEX_HOOK_EVENTS, CODEX_MCP_ENV_VARS, codexHooksDisabled, registeredCodexMcpServer, removeCodexHook, removeCodexMcpServer } from "./codex-config.js";
+export { addCodexHook, addCodexMcpServer, CODEX_HOOK_EVENTS, CODEX_MCP_ENV_VARS, codexHooksDisabled, registeredCodexMcpServer, removeCodexHook, removeCodexMcpServer, sameCodexConfig } from "./codex-config.js";
 export type { CodexMcpServer, TomlChange } from "./codex-config.js";
 export { addGeminiHook, addGeminiMcpServer, GEMINI_HOOK_EVENTS, removeGeminiHook, removeGeminiMcpServer } from "./gemini-config.js";
 export type { GeminiMcpServer } from "./gemini-config.js";

@@ -70,7 +70,7 @@ export type { HealthCheck, MemoryStats } from "./diagnose-memory.js";
 export { exportRules, GENERATED_MARKER } from "./export-rules.js";
 export { updateSettingsFile } from "./update-settings-file.js";
 export { isJsonObject, parseJsonText } from "./parse-settings-object.js";
-export { revertSettingsFile } from "./revert-settings-file.js";
+export { revertSettingsFile, revertTextFile } from "./revert-settings-file.js";
 export type { SettingsRevertOutcome } from "./revert-settings-file.js";
 export { removeStoreCache } from "./caches/index.js";
 export { updateTextFile } from "./update-text-file.js";

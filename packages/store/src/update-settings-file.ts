@@ -29,11 +29,23 @@ export async function updateSettingsFile<T extends { changed: boolean }>(
     (text) => {
       const before = parseSettingsObject(path, text === null ? { missing: true } : { text }, { comments: options.comments === true });
       const changed = change(before);
-      const commented = options.comments === true && text !== null && text.trim() !== "" && !("value" in parseJsonText(text));
-      return { ...changed, text: commented ? editedSettings(path, text, before, changed.settings) : `${JSON.stringify(changed.settings, null, 2)}\n` };
+      return { ...changed, text: settingsText(path, text, before, changed.settings, options.comments === true) };
     },
     options,
   );
+}
+
+/**
+ * The text a settings file is written with when its settings `before` become `after`: 2-space
+ * JSON; with `comments`, a file that holds comments (`text`) changed only where the settings
+ * change, comments and layout kept (refused with a `StoreError` when they cannot be).
+ *
+ * @example
+ * settingsText("settings.json", null, {}, { theme: "GitHub" }, false); // '{\n  "theme": "GitHub"\n}\n'
+ */
+export function settingsText(path: string, text: string | null, before: Record<string, unknown>, after: Record<string, unknown>, comments: boolean): string {
+  const commented = comments && text !== null && text.trim() !== "" && !("value" in parseJsonText(text));
+  return commented ? editedSettings(path, text, before, after) : `${JSON.stringify(after, null, 2)}\n`;
 }
 
 // The text of a settings file with comments, changed where `before` and `after` differ and
