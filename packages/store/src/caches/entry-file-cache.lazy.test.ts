@@ -47,7 +47,19 @@ async function parsesIn<T>(work: () => Promise<T> | T): Promise<{ result: T; par
 afterEach(() => vi.restoreAllMocks());
 
 describe("a large file's kept entries", () => {
-  it("whose vocabulary was damaged (its last term gone, what no checksum covers): a session's plan still made, and the file kept anew after an edit as a read without a cache keeps it", async () => {
+  it("whose vocabulary was damaged on disk (its last term gone): read anew, as a read without a cache reads it, and kept again", async () => {
+    const { projectRoot, globalStoreDir, cache, heuristics } = realSources();
+    await prepareSessionInjection({ projectRoot, globalStoreDir, fileCache: cache });
+    const path = entryFileCachePath(cache, heuristics);
+    const good = readFileSync(path);
+    const kept = readKeptCacheFile(path);
+    writeFileSync(path, keptCacheFileBytes({ ...kept, meta: { ...kept.meta, vocabulary: kept.meta.vocabulary.slice(0, -1) } }, { resign: false }));
+    const damaged = await prepareSessionInjection({ projectRoot, globalStoreDir, fileCache: cache });
+    expect(plain(damaged)).toEqual(plain(await prepareSessionInjection({ projectRoot, globalStoreDir })));
+    expect(readFileSync(path).equals(good)).toBe(true);
+  });
+
+  it("whose vocabulary lacks a term its words name (a cache written so, its checksum matching): a session's plan still made, and the file kept anew after an edit as a read without a cache keeps it", async () => {
     const { projectRoot, globalStoreDir, cache, heuristics } = realSources();
     await prepareSessionInjection({ projectRoot, globalStoreDir, fileCache: cache });
     const path = entryFileCachePath(cache, heuristics);
@@ -134,29 +146,33 @@ describe("a large file's kept entries", () => {
     const path = entryFileCachePath(cache, heuristics);
     const good = readFileSync(path);
     const kept = readKeptCacheFile(path);
-    const meta = kept.meta as typeof kept.meta & { columns: Record<string, unknown> & { checksum: number; observationCount: number[]; category: string; sourceItems: number[] } };
-    const withColumns = (columns: Record<string, unknown>) => keptCacheFileBytes({ ...kept, meta: { ...meta, columns: { ...meta.columns, ...columns } } });
+    const meta = kept.meta as typeof kept.meta & { columns: Record<string, unknown> & { observationCount: number[]; category: string; sourceItems: number[] } };
+    // Columns that do not fit the entries, in a cache written so (its checksum matching), or
+    // with `resign: false` damaged on disk (its checksum as kept).
+    const withColumns = (columns: Record<string, unknown>, options: { resign?: boolean } = {}) => keptCacheFileBytes({ ...kept, meta: { ...meta, columns: { ...meta.columns, ...columns } } }, options);
     const entry = JSON.parse(kept.lines[0]!) as { name: string };
     expect(keptCacheFileBytes(kept).equals(good)).toBe(true);
     const damaged = [
-      // A line changed, its checksum not: as a disk or a hand would damage it.
-      keptCacheFileBytes({ ...kept, lines: [JSON.stringify({ ...entry, name: "changed" }), ...kept.lines.slice(1)] }),
-      withColumns({ checksum: meta.columns.checksum ^ 1 }),
+      // A line changed, the file's checksum not: as a disk or a hand would damage it.
+      keptCacheFileBytes({ ...kept, lines: [JSON.stringify({ ...entry, name: "changed" }), ...kept.lines.slice(1)] }, { resign: false }),
+      // A count, a category and a date changed on disk, each still one a column may hold.
+      withColumns({ observationCount: [meta.columns.observationCount[0]! + 1, ...meta.columns.observationCount.slice(1)] }, { resign: false }),
+      withColumns({ category: `${meta.columns.category[0] === "a" ? "p" : "a"}${meta.columns.category.slice(1)}` }, { resign: false }),
+      withColumns({ lastObserved: ["2026-01-01", ...(meta.columns.lastObserved as unknown[]).slice(1)] }, { resign: false }),
       withColumns({ observationCount: meta.columns.observationCount.slice(1) }),
       withColumns({ category: `x${meta.columns.category.slice(1)}` }),
       withColumns({ sourceItems: [0.5, ...meta.columns.sourceItems.slice(1)] }),
       withColumns({ tags: "universal" }),
       withColumns({ tags: ["universal", ...(meta.columns.tags as unknown[]).slice(1)] }),
       withColumns({ lastObserved: [7, ...(meta.columns.lastObserved as unknown[]).slice(1)] }),
-      withColumns({ termsChecksum: "0" }),
       // Where the lines end: one moved within a line, two swapped, one not a number, one missing.
       withColumns({ lineEnds: [(meta.columns.lineEnds as number[])[0]! - 1, ...(meta.columns.lineEnds as number[]).slice(1)] }),
       withColumns({ lineEnds: [(meta.columns.lineEnds as number[])[1]!, (meta.columns.lineEnds as number[])[0]!, ...(meta.columns.lineEnds as number[]).slice(2)] }),
       withColumns({ lineEnds: [String((meta.columns.lineEnds as number[])[0]), ...(meta.columns.lineEnds as number[]).slice(1)] }),
       withColumns({ lineEnds: (meta.columns.lineEnds as number[]).slice(1) }),
       keptCacheFileBytes({ ...kept, lines: kept.lines.slice(1) }),
-      // A word of the packed terms changed (still a position of the vocabulary), their checksum not.
-      keptCacheFileBytes({ ...kept, terms: [[[...kept.terms[0]![0]!, 0], kept.terms[0]![1]!, kept.terms[0]![2]!], ...kept.terms.slice(1)] }),
+      // A word of the packed terms changed (still a position of the vocabulary), the file's checksum not.
+      keptCacheFileBytes({ ...kept, terms: [[[...kept.terms[0]![0]!, 0], kept.terms[0]![1]!, kept.terms[0]![2]!], ...kept.terms.slice(1)] }, { resign: false }),
     ];
     for (const bytes of damaged) {
       writeFileSync(path, bytes);

@@ -39,12 +39,13 @@ const plain = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 // the file keeps them packed), and the entries, one per line.
 interface KeptLines {
   header: string;
+  checksum: number;
   meta: ReturnType<typeof readKeptCacheFile>["meta"] & { terms: number[][][] };
   entries: Array<{ name: string; description: string }>;
 }
 const readKept = (path: string): KeptLines => {
-  const { header, meta, terms, lines } = readKeptCacheFile(path);
-  return { header, meta: { ...meta, terms }, entries: lines.map((line) => JSON.parse(line) as KeptLines["entries"][number]) };
+  const { header, checksum, meta, terms, lines } = readKeptCacheFile(path);
+  return { header, checksum, meta: { ...meta, terms }, entries: lines.map((line) => JSON.parse(line) as KeptLines["entries"][number]) };
 };
 // The cache file as the build before the current format wrote it (its format one lower).
 const olderFormat = (text: string): string => {
@@ -52,10 +53,12 @@ const olderFormat = (text: string): string => {
   expect(older).not.toBe(text);
   return older;
 };
-// The bytes of a cache file with these parts (each entry's line written by `line`).
-const keptText = (kept: KeptLines, line: (entry: KeptLines["entries"][number]) => string = JSON.stringify): Buffer => {
+// The bytes of a cache file with these parts (each entry's line written by `line`), its checksum
+// that of these bytes (as the build would write them), or with `resign: false` the one kept (as a
+// disk would damage them).
+const keptText = (kept: KeptLines, line: (entry: KeptLines["entries"][number]) => string = JSON.stringify, options: { resign?: boolean } = {}): Buffer => {
   const { terms, ...meta } = kept.meta;
-  return keptCacheFileBytes({ header: kept.header, meta, terms, lines: kept.entries.map(line) });
+  return keptCacheFileBytes({ header: kept.header, checksum: kept.checksum, meta, terms, lines: kept.entries.map(line) }, options);
 };
 
 describe("the per-file entry cache", () => {
@@ -281,6 +284,14 @@ describe("the per-file entry cache", () => {
       return bytes;
     };
     const terms = kept.meta.terms;
+    // One byte of the file changed in place (its checksum as kept).
+    const flipped = (from: string, to: string) => {
+      const at = good.lastIndexOf(from);
+      expect([at > first, Buffer.byteLength(from) === Buffer.byteLength(to)]).toEqual([true, true]);
+      return Buffer.concat([good.subarray(0, at), text(to), good.subarray(at + Buffer.byteLength(from))]);
+    };
+    const term = kept.meta.vocabulary.find((word) => /^[a-y]{6,}$/.test(word))!;
+    const described = kept.entries[3]!.description.slice(0, 12);
     const damaged = [
       good.subarray(0, good.length >> 1),
       good.subarray(0, -1),
@@ -292,9 +303,15 @@ describe("the per-file entry cache", () => {
       text(`${header}\n{"warnings":[],"redactions":[],"vocabulary":[1],"count":1,"termBytes":16,"wideTerms":false}\n${"\0".repeat(16)}{}\n`),
       keptText({ ...kept, entries: kept.entries.slice(1) }),
       keptText({ ...kept, meta: { ...kept.meta, terms: terms.slice(1) } }),
-      // Terms that are not positions of the vocabulary, in 16 bits and 32.
-      keptText({ ...kept, meta: { ...kept.meta, terms: [[[kept.meta.vocabulary.length], [], []], ...terms.slice(1)] } }),
-      keptText({ ...kept, meta: { ...kept.meta, terms: [[[999_999], [], []], ...terms.slice(1)] } }),
+      // Terms that are not positions of the vocabulary, in 16 bits and 32 (on disk: the build writes none).
+      keptText({ ...kept, meta: { ...kept.meta, terms: [[[kept.meta.vocabulary.length], [], []], ...terms.slice(1)] } }, JSON.stringify, { resign: false }),
+      keptText({ ...kept, meta: { ...kept.meta, terms: [[[999_999], [], []], ...terms.slice(1)] } }, JSON.stringify, { resign: false }),
+      // Damaged on disk into something that still reads as a cache: a term of the vocabulary, a
+      // letter of an entry's text, a number of its terms, the last newline.
+      flipped(`"${term}"`, `"${term.slice(0, -1)}${term.endsWith("z") ? "y" : "z"}"`),
+      flipped(described, `${described.slice(0, -1)}${described.endsWith("Q") ? "R" : "Q"}`),
+      ((bytes, word) => (bytes.writeUInt16LE(bytes.readUInt16LE(word) ^ 1, word), bytes))(Buffer.from(good), second + 1 + (terms.length * 3 + 1) * 4 + 2),
+      Buffer.concat([good.subarray(0, -1), text(" ")]),
       // A field that ends before it starts, one past the words, packed bytes of another length.
       start(1, 0xffff_ffff),
       start(terms.length * 3, 0xffff),

@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import type { Entry, ParseResume } from "@iflow-memory/parser";
 import { LITTLE_ENDIAN, PackedTerms, plainEntry, type PackedEntryTerms } from "@iflow-memory/ranker";
+import { zlibCrc32 } from "../crc32.js";
 import { encodeLossless } from "../lossless-utf8.js";
 import { readUserFile } from "../read-user-file.js";
 import { SETTLE_MS } from "../settle-ms.js";
@@ -38,10 +39,10 @@ export interface EntryFileCache {
  * A large file's entries are kept with its tail — after an edit that only appended to it (a
  * learning added), the next read checks that the file still begins with the bytes kept and
  * parses it from its last entry on, not whole — and to be read lazily (`lazyEntries`: each
- * entry's line parsed at first use, the lines checked by their CRC-32). Below this size (some
- * twenty entries), parsing the whole file costs a new process less than loading zlib for either
- * check; above it, reading lazily costs less (the real bank's files of 55 to 60 KB, each of some
- * ninety entries: a start after an edit 3.0 to 3.2 × `node -e 0` read whole, 2.9 to 3.0 × lazily).
+ * entry's line parsed at first use). Below this size (some twenty entries), parsing the whole
+ * file costs a new process less than checking its tail; above it, reading lazily costs less (the
+ * real bank's files of 55 to 60 KB, each of some ninety entries: a start after an edit 3.0 to
+ * 3.2 × `node -e 0` read whole, 2.9 to 3.0 × lazily).
  */
 export const LARGE_FILE_BYTES = 16 * 1024;
 
@@ -78,7 +79,7 @@ export interface FileEntries {
 }
 
 /** Changes with the layout of the cache files, so that an older layout is never read as this one. */
-const FORMAT = 7;
+const FORMAT = 8;
 
 /**
  * A file's state as one string (inode, size, modification and change times in nanoseconds) and
@@ -102,7 +103,9 @@ export function entryFileCachePath(cache: EntryFileCache, path: string): string 
 }
 
 // The first line says what the rest is: the file, its stamp, how it was read (`how`: scope,
-// category and redaction), by which build and on a machine of which byte order; the second holds
+// category and redaction), by which build and on a machine of which byte order — and, after a
+// tab, the CRC-32 of every byte after that line, checked before any of them is trusted (a cache
+// damaged on disk is read anew, never taken for other entries, terms or counts); the second holds
 // the warnings, the file's vocabulary, how many entries it holds and the length of their terms,
 // packed (`PackedTerms`), which follow it as bytes; then each entry has a line of its own
 // (`entryLine`), so that an entry kept unchanged is written again as the bytes it was read from.
@@ -138,21 +141,22 @@ export async function readFileEntries(cache: EntryFileCache, path: string, stamp
   const newline = bytes.indexOf(10);
   const second = newline < 0 ? -1 : bytes.indexOf(10, newline + 1);
   if (second < 0) return null;
-  const first = bytes.toString("utf8", 0, newline);
+  const { first, checksum } = firstLine(bytes.toString("utf8", 0, newline));
   const current = first === header(cache, path, stamp, how);
   try {
     if (!current && first !== header(cache, path, stampOf(JSON.parse(first) as unknown), how)) return null;
+    const crc32 = zlibCrc32();
+    if (crc32 === null || crc32(bytes.subarray(newline + 1)) !== checksum) return null;
     const { warnings, redactions, vocabulary, count, termBytes, wideTerms, tail, columns } = JSON.parse(bytes.toString("utf8", newline + 1, second)) as Partial<KeptMeta>;
     if (!Array.isArray(warnings) || !Array.isArray(redactions) || typeof wideTerms !== "boolean" || !Number.isSafeInteger(count) || !Number.isSafeInteger(termBytes)) return null;
     if (!Array.isArray(vocabulary) || !vocabulary.every((term) => typeof term === "string")) return null;
     const linesFrom = second + 1 + termBytes!;
     if (termBytes! < 0 || linesFrom > bytes.length) return null;
     const termsBytes = bytes.subarray(second + 1, linesFrom);
-    // A large file's lines and terms are checked by their CRC-32 (`lazyEntries`); a small file's
-    // words one by one, here, once (an index walks them as they are).
-    const lazy = columns === undefined ? null : lazyEntries(bytes.subarray(linesFrom), columns, count!, termsBytes);
+    const lazy = columns === undefined ? null : lazyEntries(bytes.subarray(linesFrom), columns, count!);
     if (columns !== undefined && lazy === null) return null;
-    const packed = PackedTerms.unpack(vocabulary, termsBytes, count!, wideTerms, lazy !== null);
+    // Checked with the rest (the CRC-32): the words are not checked one by one.
+    const packed = PackedTerms.unpack(vocabulary, termsBytes, count!, wideTerms, true);
     if (packed === null) return null;
     const terms = packed.entryTerms();
     if (lazy !== null) return { entries: lazy, warnings, redactions, terms, packed, ...(fitsTail(tail, lazy) ? { tail } : {}), current };
@@ -203,6 +207,12 @@ function isTail(value: unknown): value is FileTail {
   const whole = (number: unknown, least: number) => Number.isSafeInteger(number) && (number as number) >= least;
   const { lineStart } = value as Partial<FileTail>;
   return whole(bytes, 0) && whole(checksum, 0) && whole(resume.offset, 0) && whole(resume.line, 1) && whole(resume.filePosition, 1) && (lineStart === undefined || whole(lineStart, 0));
+}
+
+// A cache file's first line: what it says the rest is, and the CRC-32 of the rest (NaN: none).
+function firstLine(line: string): { first: string; checksum: number } {
+  const tab = line.lastIndexOf("\t");
+  return tab < 0 || !/^\d+$/.test(line.slice(tab + 1)) ? { first: line, checksum: Number.NaN } : { first: line.slice(0, tab), checksum: Number(line.slice(tab + 1)) };
 }
 
 // The stamp a cache file's first line names: with it, `header` gives that line again when the file
@@ -273,7 +283,10 @@ export async function writeFileEntries(
   if (read.packed.count !== read.entries.length) throw new Error(`${read.entries.length} entries kept with the terms of ${read.packed.count}`);
   const { pieces: lines, lengths } = entryLinePieces(read.entries);
   const terms = read.packed.packedBytes();
-  const columns = options.lazy ? keptColumns(read.entries, lines, lengths, terms.bytes) : null;
+  // Kept only where it can be checked when read.
+  const crc32 = zlibCrc32();
+  if (crc32 === null) return;
+  const columns = options.lazy ? keptColumns(read.entries, lengths) : null;
   const meta: KeptMeta = {
     warnings: read.warnings,
     redactions: read.redactions,
@@ -284,8 +297,10 @@ export async function writeFileEntries(
     ...(read.tail === undefined ? {} : { tail: read.tail }),
     ...(columns === null ? {} : { columns }),
   };
-  const first = `${header(cache, path, stamp, how)}\n${JSON.stringify(meta)}\n`;
-  await writeFileAtomically(entryFileCachePath(cache, path), [encodeLossless(first), ...terms.bytes, ...lines], { durable: false }).catch(() => undefined);
+  const rest = [encodeLossless(`${JSON.stringify(meta)}\n`), ...terms.bytes, ...lines];
+  let checksum = 0;
+  for (const piece of rest) checksum = crc32(piece, checksum);
+  await writeFileAtomically(entryFileCachePath(cache, path), [encodeLossless(`${header(cache, path, stamp, how)}\t${checksum}\n`), ...rest], { durable: false }).catch(() => undefined);
 }
 
 // The bytes of the lines entries were read from (`readFileEntries`), or of their like in an

@@ -1,6 +1,5 @@
 import type { Category, Confidence, Entry, Scope } from "@iflow-memory/parser";
 import { CANDIDATE_FACTS, candidateFacts, type CandidateFacts } from "@iflow-memory/ranker";
-import { zlibCrc32 } from "../crc32.js";
 import { CATEGORY_LETTERS, CONFIDENCE_LETTERS, LazyEntry, SCOPE_LETTERS } from "./lazy-entry.js";
 
 // A large file's entries as its cache keeps them to be read lazily: columns of what every read
@@ -46,13 +45,10 @@ export function isEntry(value: unknown): value is Entry {
 
 /**
  * What is read of every kept entry of a large file without parsing its line (`keptEntries`): the
- * fields a ranking and today's order read, its tags and `CandidateFacts`, one list per field;
- * and the CRC-32 of the entries' lines, checked before any of them is trusted unread, and of
- * their packed terms, whose words are then not checked one by one (`PackedTerms.unpack`).
+ * fields a ranking and today's order read, its tags and `CandidateFacts`, one list per field.
+ * (The cache file's CRC-32 covers them, the lines and the packed terms.)
  */
 interface KeptColumns {
-  checksum: number;
-  termsChecksum: number;
   /** One letter per entry: a(nti-patterns), h(euristics), p(atterns). */
   category: string;
   /** One letter per entry: l(ocal), g(lobal). */
@@ -73,20 +69,11 @@ interface KeptColumns {
   lineEnds: number[];
 }
 
-// The columns of `entries`, whose lines are `lines` (in pieces; each entry's `lineLengths` bytes)
-// and packed terms `terms` (in pieces); null where this node has no CRC-32.
-export function keptColumns(entries: readonly Entry[], lines: readonly Uint8Array[], lineLengths: readonly number[], terms: readonly Uint8Array[]): KeptColumns | null {
-  const crc32 = zlibCrc32();
-  if (crc32 === null) return null;
-  let checksum = 0;
-  for (const line of lines) checksum = crc32(line, checksum);
-  let termsChecksum = 0;
-  for (const piece of terms) termsChecksum = crc32(piece, termsChecksum);
+// The columns of `entries`, whose lines are each `lineLengths` bytes long.
+export function keptColumns(entries: readonly Entry[], lineLengths: readonly number[]): KeptColumns {
   const facts = entries.map(candidateFacts);
   let lineEnd = 0;
   return {
-    checksum,
-    termsChecksum,
     category: entries.map((entry) => entry.category[0]).join(""),
     scope: entries.map((entry) => entry.scope[0]).join(""),
     confidence: entries.map((entry) => entry.confidence[0]).join(""),
@@ -102,15 +89,14 @@ export function keptColumns(entries: readonly Entry[], lines: readonly Uint8Arra
   };
 }
 
-// The entries on `lines` (the cache file after its packed terms, `terms`), read lazily with
-// `columns`; null when the lines or the terms are not those the columns were kept with (their
-// checksums), the lines are not `count`, or a column is damaged.
-export function lazyEntries(lines: Buffer, columns: unknown, count: number, terms: Uint8Array): Entry[] | null {
-  const crc32 = zlibCrc32();
-  if (crc32 === null || !isKeptColumns(columns, count) || crc32(lines) !== columns.checksum || crc32(terms) !== columns.termsChecksum) return null;
+// The entries on `lines` (the cache file after its packed terms), read lazily with `columns`
+// (the file's CRC-32 checked: these are the bytes written); null when the lines are not `count`
+// or a column does not fit them.
+export function lazyEntries(lines: Buffer, columns: unknown, count: number): Entry[] | null {
+  if (!isKeptColumns(columns, count)) return null;
   // Where each line starts, and (last) where the last ends: as kept, each end checked to follow a
-  // newline and the one before it. The lines are those kept (their checksum), `count` of them, so
-  // they hold `count` newlines: ends that pass are theirs, one by one (no search for each).
+  // newline and the one before it. The lines are those written, `count` of them, so they hold
+  // `count` newlines: ends that pass are theirs, one by one (no search for each).
   const starts = new Uint32Array(count + 1);
   for (let at = 0; at < count; at++) {
     const end = columns.lineEnds[at]!;
@@ -129,8 +115,6 @@ function isKeptColumns(value: unknown, count: number): value is KeptColumns {
   const columns = value as Partial<Record<keyof KeptColumns, unknown>>;
   const letters = (text: unknown, pattern: RegExp) => typeof text === "string" && text.length === count && pattern.test(text);
   const fine =
-    Number.isSafeInteger(columns.checksum) &&
-    Number.isSafeInteger(columns.termsChecksum) &&
     letters(columns.category, /^[ahp]*$/) &&
     letters(columns.scope, /^[lg]*$/) &&
     letters(columns.confidence, /^[hml]*$/) &&
@@ -155,7 +139,7 @@ function isKeptColumns(value: unknown, count: number): value is KeptColumns {
  * field a getter: making thousands of entries copies nothing), the rest from its line, parsed when
  * a field the columns lack is first asked for (its name, description, metadata…): a start after
  * an edit ranks thousands of entries and shows twenty. Its line was checked with the others (the
- * columns' checksum) before it was made. One field, its place: what the entries share is the
+ * cache file's checksum) before it was made. One field, its place: what the entries share is the
  * class's, made for the file (a field each for the file and the line's bounds cost a new process
  * making 5,000 of them a millisecond more).
  */
@@ -208,7 +192,7 @@ function keptEntries(lines: Buffer, columns: KeptColumns, starts: Uint32Array): 
       let entry = full.get(at);
       if (entry === undefined) {
         const parsed = JSON.parse(lines.toString("utf8", starts[at], starts[at + 1]! - 1)) as unknown;
-        // The line was checked (the columns' checksum) as kept from an entry: never otherwise.
+        // The line was checked (the cache file's checksum) as kept from an entry: never otherwise.
         if (!isEntry(parsed)) throw new Error("a kept entry's line is not an entry although its checksum matched");
         entry = parsed;
         full.set(at, entry);
