@@ -1,6 +1,6 @@
 import { join, resolve } from "node:path";
 import { readFileSync } from "node:fs";
-import { addCodexHook, addCodexMcpServer, CODEX_MCP_ENV_VARS, codexHooksDisabled, removeCodexHook, removeCodexMcpServer, sameCodexConfig } from "@iflow-memory/hook-adapter";
+import { addCodexHook, addCodexMcpServer, CODEX_MCP_ENV_VARS, codexHooksDisabled, removeCodexMcpServer, removeCommandHooks, sameCodexConfig } from "@iflow-memory/hook-adapter";
 import { revertSettingsFile, revertTextFile, updateSettingsFile, updateTextFile } from "@iflow-memory/store";
 import type { Command } from "commander";
 import { agentConfigDir } from "./agent-homes.js";
@@ -120,18 +120,11 @@ async function uninstallCodex(io: CliIO, options: { hooksPath: string; configPat
   if (mcp) await revertTextFile(configPath, removeServer, restores, { dryRun: true });
   const hooks = await revertSettingsFile(
     hooksPath,
-    (settings) => {
-      let current = settings;
-      let keptEmpty = settings;
-      const removed: string[] = [];
-      for (const [event] of EVENTS) {
-        const change = removeCodexHook(current, event);
-        current = change.settings;
-        keptEmpty = removeCodexHook(keptEmpty, event, { keepEmpty: true }).settings;
-        if (change.outcome === "removed") removed.push(event);
-      }
+    (before) => {
+      // Codex reads Claude Code's hook layout: its removal is Claude Code's.
+      const { settings, keptEmpty, removed } = removeCommandHooks(before, EVENTS.map(([event]) => event));
       const message = removed.length > 0 ? `Removed the iflow-memory ${removed.join(" and ")} hook${removed.length > 1 ? "s" : ""} from ${hooksPath}.` : `No iflow-memory hook in ${hooksPath}; nothing changed.`;
-      return { settings: current, keptEmpty, changed: removed.length > 0, message };
+      return { settings, keptEmpty, changed: removed.length > 0, message };
     },
     { dryRun },
   );

@@ -1,6 +1,6 @@
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
-import { addMcpServer, addSessionStartHook, findClaudeInstallRoutes, quoteForShell, removeMcpServer, removeSessionStartHook, type HookEvent } from "@iflow-memory/hook-adapter";
+import { addMcpServer, addSessionStartHook, findClaudeInstallRoutes, quoteForShell, removeCommandHooks, removeMcpServer, type HookEvent } from "@iflow-memory/hook-adapter";
 import { removeStoreCache, resolveGlobalStoreDir, revertSettingsFile, updateSettingsFile } from "@iflow-memory/store";
 import { Command } from "commander";
 import { defaultHookCommand, defaultMcpServer } from "./hook-commands.js";
@@ -103,17 +103,9 @@ async function uninstall(io: CliIO, home: string, path: string, options: { proje
   const say = (text: string) => said.push(...text.split("\n").filter((line) => line !== ""));
   const result = await revertSettingsFile(
     path,
-    (settings) => {
-      let current = settings;
-      let keptEmpty = settings;
-      const removed: string[] = [];
-      for (const event of ["SessionStart", "UserPromptSubmit"] as const) {
-        const change = removeSessionStartHook(current, event);
-        current = change.settings;
-        keptEmpty = removeSessionStartHook(keptEmpty, event, { keepEmpty: true }).settings;
-        if (change.outcome === "removed") removed.push(event);
-      }
-      return { settings: current, keptEmpty, changed: removed.length > 0, message: removed.length > 0 ? `Removed the iflow-memory ${removed.join(" and ")} hook${removed.length > 1 ? "s" : ""} from ${path}.` : `No iflow-memory hook in ${path}; nothing changed.` };
+    (before) => {
+      const { settings, keptEmpty, removed } = removeCommandHooks(before, ["SessionStart", "UserPromptSubmit"]);
+      return { settings, keptEmpty, changed: removed.length > 0, message: removed.length > 0 ? `Removed the iflow-memory ${removed.join(" and ")} hook${removed.length > 1 ? "s" : ""} from ${path}.` : `No iflow-memory hook in ${path}; nothing changed.` };
     },
     { dryRun: options.dryRun === true },
   );

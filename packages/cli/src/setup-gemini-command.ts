@@ -1,5 +1,5 @@
 import { join, resolve } from "node:path";
-import { addGeminiHook, addGeminiMcpServer, removeGeminiHook, removeGeminiMcpServer } from "@iflow-memory/hook-adapter";
+import { addGeminiHook, addGeminiMcpServer, removeCommandHooks, removeGeminiMcpServer } from "@iflow-memory/hook-adapter";
 import { revertSettingsFile, updateSettingsFile } from "@iflow-memory/store";
 import type { Command } from "commander";
 import { agentConfigDir } from "./agent-homes.js";
@@ -91,16 +91,10 @@ async function uninstallGemini(io: CliIO, options: { path: string; mcp: boolean;
   const { path, mcp, dryRun } = options;
   const result = await revertSettingsFile(
     path,
-    (settings) => {
-      let current = settings;
-      let keptEmpty = settings;
-      const removed: string[] = [];
-      for (const [event] of EVENTS) {
-        const change = removeGeminiHook(current, event);
-        current = change.settings;
-        keptEmpty = removeGeminiHook(keptEmpty, event, { keepEmpty: true }).settings;
-        if (change.outcome === "removed") removed.push(`the ${event} hook`);
-      }
+    (before) => {
+      const hooks = removeCommandHooks(before, EVENTS.map(([event]) => event));
+      let { settings: current, keptEmpty } = hooks;
+      const removed = hooks.removed.map((event) => `the ${event} hook`);
       if (mcp) {
         const change = removeGeminiMcpServer(current);
         current = change.settings;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { addSessionStartHook, removeSessionStartHook } from "./add-session-start-hook.js";
+import { addSessionStartHook, removeCommandHooks, removeSessionStartHook } from "./add-session-start-hook.js";
 
 const COMMAND = 'node "/opt/iflow-memory/session-start.cjs"';
 
@@ -71,5 +71,19 @@ describe("isIflowMemoryHook", () => {
         "./session-start.sh",
       ].map(isIflowMemoryHook),
     ).toEqual([true, true, true, true, false, false]);
+  });
+});
+
+describe("removeCommandHooks", () => {
+  it("takes ours out of each event, giving the settings with and without what that leaves empty, and the events it was in", () => {
+    const ours = { type: "command", command: "node '/opt/iflow-memory/session-start.cjs'" };
+    const theirs = { type: "command", command: "bash peon.sh" };
+    const settings = { model: "opus", hooks: { SessionStart: [{ hooks: [ours] }], UserPromptSubmit: [{ hooks: [theirs] }] } };
+    expect(removeCommandHooks(settings, ["SessionStart", "UserPromptSubmit"])).toEqual({
+      settings: { model: "opus", hooks: { UserPromptSubmit: [{ hooks: [theirs] }] } },
+      keptEmpty: { model: "opus", hooks: { SessionStart: [], UserPromptSubmit: [{ hooks: [theirs] }] } },
+      removed: ["SessionStart"],
+    });
+    expect(removeCommandHooks({ hooks: { SessionStart: [{ hooks: [ours] }] } }, ["SessionStart"])).toEqual({ settings: {}, keptEmpty: { hooks: { SessionStart: [] } }, removed: ["SessionStart"] });
   });
 });

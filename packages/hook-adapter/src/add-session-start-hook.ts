@@ -106,3 +106,26 @@ export function removeCommandHook(settings: Record<string, unknown>, event: stri
   const { hooks: _empty, ...rest } = settings;
   return { settings: rest, outcome: "removed" };
 }
+
+/**
+ * The settings without iflow-memory's hooks for each of `events` (`removeCommandHook`): what the
+ * removal leaves empty dropped (`settings`) and kept (`keptEmpty`, the settings an uninstall finds
+ * in a backup made before the install when they held those empty), and the events they were
+ * removed from, in order.
+ *
+ * @example
+ * removeCommandHooks({ hooks: { SessionStart: [{ hooks: [ours] }] } }, ["SessionStart", "UserPromptSubmit"]);
+ * // { settings: {}, keptEmpty: { hooks: { SessionStart: [] } }, removed: ["SessionStart"] }
+ */
+export function removeCommandHooks(settings: Record<string, unknown>, events: readonly string[]): { settings: Record<string, unknown>; keptEmpty: Record<string, unknown>; removed: string[] } {
+  let current = settings;
+  let keptEmpty = settings;
+  const removed: string[] = [];
+  for (const event of events) {
+    const change = removeCommandHook(current, event);
+    current = change.settings;
+    keptEmpty = removeCommandHook(keptEmpty, event, { keepEmpty: true }).settings;
+    if (change.outcome === "removed") removed.push(event);
+  }
+  return { settings: current, keptEmpty, removed };
+}

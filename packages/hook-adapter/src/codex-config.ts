@@ -42,13 +42,13 @@ export function addCodexHook(hooksFile: Record<string, unknown>, event: "Session
 
 /**
  * Codex CLI's `hooks.json` without iflow-memory's hook for `event`, and without an event or a
- * `hooks` that only ours filled (`keepEmpty` keeps them, empty). Pure.
+ * `hooks` that only ours filled. Pure.
  *
  * @example
  * removeCodexHook(hooksFile, "UserPromptSubmit").outcome; // "removed"
  */
-export function removeCodexHook(hooksFile: Record<string, unknown>, event: "SessionStart" | "UserPromptSubmit", options: { keepEmpty?: boolean } = {}): { settings: Record<string, unknown>; outcome: "removed" | "absent" } {
-  return removeCommandHook(hooksFile, event, options);
+export function removeCodexHook(hooksFile: Record<string, unknown>, event: "SessionStart" | "UserPromptSubmit"): { settings: Record<string, unknown>; outcome: "removed" | "absent" } {
+  return removeCommandHook(hooksFile, event);
 }
 
 /**

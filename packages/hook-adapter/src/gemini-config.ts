@@ -29,13 +29,13 @@ export function addGeminiHook(settings: Record<string, unknown>, event: GeminiHo
 
 /**
  * Gemini CLI settings without iflow-memory's hook for `event`, and without an event or a `hooks`
- * that only ours filled (`keepEmpty` keeps them, empty). Pure.
+ * that only ours filled. Pure.
  *
  * @example
  * removeGeminiHook(settings, "SessionStart").outcome; // "removed"
  */
-export function removeGeminiHook(settings: Record<string, unknown>, event: GeminiHookEvent, options: { keepEmpty?: boolean } = {}): { settings: Record<string, unknown>; outcome: "removed" | "absent" } {
-  return removeCommandHook(settings, event, options);
+export function removeGeminiHook(settings: Record<string, unknown>, event: GeminiHookEvent): { settings: Record<string, unknown>; outcome: "removed" | "absent" } {
+  return removeCommandHook(settings, event);
 }
 
 /**

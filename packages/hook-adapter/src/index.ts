@@ -15,7 +15,7 @@ export { diagnoseClaudeInstall, findClaudeInstallRoutes } from "./claude-install
 export type { ClaudeInstallRoutes } from "./claude-install-routes.js";
 export { AGENT_NAMES, agentDialect, agentFromArguments, isAgentName } from "./agent-dialect.js";
 export type { AgentDialect, AgentName, HookKind } from "./agent-dialect.js";
-export { addCommandHook, removeCommandHook } from "./add-session-start-hook.js";
+export { addCommandHook, removeCommandHook, removeCommandHooks } from "./add-session-start-hook.js";
 export { addCodexHook, addCodexMcpServer, CODEX_HOOK_EVENTS, CODEX_MCP_ENV_VARS, codexHooksDisabled, registeredCodexMcpServer, removeCodexHook, removeCodexMcpServer, sameCodexConfig } from "./codex-config.js";
 export type { CodexMcpServer, TomlChange } from "./codex-config.js";
 export { addGeminiHook, addGeminiMcpServer, GEMINI_HOOK_EVENTS, removeGeminiHook, removeGeminiMcpServer } from "./gemini-config.js";
