@@ -73,7 +73,7 @@ export function registerSetupCodexCommand(setup: Command, io: CliIO, setExitCode
                 added: `Added the MCP server iflow-memory to ${configPath}:\n  [mcp_servers.iflow-memory] ${[server.command, ...server.args.map((arg) => `"${arg}"`)].join(" ")}`,
                 updated: `Updated the MCP server iflow-memory in ${configPath}:\n  [mcp_servers.iflow-memory] ${[server.command, ...server.args.map((arg) => `"${arg}"`)].join(" ")}`,
                 unchanged: `The MCP server is already registered in ${configPath}; nothing changed.`,
-              }[change.outcome as "added" | "updated" | "unchanged"];
+              }[change.outcome];
               return { text: change.text, changed: change.outcome !== "unchanged", message };
             },
             { dryRun },

@@ -22,10 +22,10 @@ export interface CodexMcpServer {
  */
 export const CODEX_MCP_ENV_VARS = ["IFLOW_MEMORY_HOME"];
 
-/** A config.toml's text after a change, and what the change was. */
-export interface TomlChange {
+/** A config.toml's text after a change, and what the change was (an addition's outcomes, `Outcome` narrowed, or a removal's). */
+export interface TomlChange<Outcome extends "added" | "updated" | "unchanged" | "removed" | "absent" = "added" | "updated" | "unchanged" | "removed" | "absent"> {
   text: string;
-  outcome: "added" | "updated" | "unchanged" | "removed" | "absent";
+  outcome: Outcome;
 }
 
 /**
@@ -62,7 +62,7 @@ export function removeCodexHook(hooksFile: Record<string, unknown>, event: "Sess
  * addCodexMcpServer('model = "gpt-5.5"\n', { command: "node", args: ["/opt/iflow-memory/mcp-server.cjs"] }).text;
  * // 'model = "gpt-5.5"\n\n[mcp_servers.iflow-memory]\ncommand = "node"\nargs = ["/opt/iflow-memory/mcp-server.cjs"]\n'
  */
-export function addCodexMcpServer(text: string | null, server: CodexMcpServer, path = "config.toml"): TomlChange {
+export function addCodexMcpServer(text: string | null, server: CodexMcpServer, path = "config.toml"): TomlChange<"added" | "updated" | "unchanged"> {
   const source = text ?? "";
   const config = parseCodexConfig(source, path);
   const servers = isJsonObject(config.mcp_servers) ? config.mcp_servers : {};
@@ -86,7 +86,7 @@ export function addCodexMcpServer(text: string | null, server: CodexMcpServer, p
  * @example
  * removeCodexMcpServer(text).outcome; // "removed", or "absent"
  */
-export function removeCodexMcpServer(text: string | null, path = "config.toml"): TomlChange {
+export function removeCodexMcpServer(text: string | null, path = "config.toml"): TomlChange<"removed" | "absent"> {
   const source = text ?? "";
   const config = parseCodexConfig(source, path);
   const servers = isJsonObject(config.mcp_servers) ? config.mcp_servers : {};
