@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { CATEGORIES, parseKnowledgeBank, resumePoint, type Category, type Entry, type ParseResume, type Scope } from "@iflow-memory/parser";
 import { entryFieldTerms, numberedFieldTerms, numberTerms, PackedTerms, type PackedEntryTerms } from "@iflow-memory/ranker";
 import type { PendingAppend } from "./commit-files.js";
-import { zlibCrc32 } from "./crc32.js";
+import { crc32 } from "./crc32.js";
 import {
   fileStamp,
   keepLineOf,
@@ -146,12 +146,11 @@ async function readEntryFile(
 
 // Where the file read (`bytes`) is the kept one with more appended: the kept tail, its checksum
 // found again in the file's first bytes. Null when the file is another (shorter, or changed
-// before its end), or this node has no CRC-32.
+// before its end).
 function grownFrom(bytes: Uint8Array, kept: KeptFileEntries): FileTail | null {
   const { tail } = kept;
   if (tail === undefined || bytes.length < tail.bytes) return null;
-  const crc32 = zlibCrc32();
-  return crc32 !== null && crc32(bytes.subarray(0, tail.bytes)) === tail.checksum ? tail : null;
+  return crc32(bytes.subarray(0, tail.bytes)) === tail.checksum ? tail : null;
 }
 
 // The tail a large file's entries are kept with: its checksum (going on from that of the bytes
@@ -160,9 +159,8 @@ function grownFrom(bytes: Uint8Array, kept: KeptFileEntries): FileTail | null {
 // the bytes. `read` is the text decoded (from `lineStart` in the bytes on: the line of the kept
 // resume point) and where its parse started.
 function fileTail(read: { text: string; lineStart: number; resume: ParseResume | undefined }, bytes: Uint8Array, entries: readonly Entry[], resumed: FileTail | null): FileTail | undefined {
-  const crc32 = zlibCrc32();
-  const found = crc32 === null ? null : resumePoint(read.text, entries, read.resume);
-  if (crc32 === null || found === null) return undefined;
+  const found = resumePoint(read.text, entries, read.resume);
+  if (found === null) return undefined;
   const checksum = resumed === null ? crc32(bytes) : crc32(bytes.subarray(resumed.bytes), resumed.checksum);
   // Found in a text decoded from the kept line on: its offset in the whole text is from there.
   const resume = read.lineStart === 0 ? found : { ...found, offset: resumed!.resume.offset + found.offset };

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import type { Entry, ParseResume } from "@iflow-memory/parser";
 import { LITTLE_ENDIAN, PackedTerms, plainEntry, type PackedEntryTerms } from "@iflow-memory/ranker";
-import { zlibCrc32 } from "../crc32.js";
+import { crc32 } from "../crc32.js";
 import { encodeLossless } from "../lossless-utf8.js";
 import { readUserFile } from "../read-user-file.js";
 import { SETTLE_MS } from "../settle-ms.js";
@@ -145,8 +145,7 @@ export async function readFileEntries(cache: EntryFileCache, path: string, stamp
   const current = first === header(cache, path, stamp, how);
   try {
     if (!current && first !== header(cache, path, stampOf(JSON.parse(first) as unknown), how)) return null;
-    const crc32 = zlibCrc32();
-    if (crc32 === null || crc32(bytes.subarray(newline + 1)) !== checksum) return null;
+    if (crc32(bytes.subarray(newline + 1)) !== checksum) return null;
     const { warnings, redactions, vocabulary, count, termBytes, wideTerms, tail, columns } = JSON.parse(bytes.toString("utf8", newline + 1, second)) as Partial<KeptMeta>;
     if (!Array.isArray(warnings) || !Array.isArray(redactions) || typeof wideTerms !== "boolean" || !Number.isSafeInteger(count) || !Number.isSafeInteger(termBytes)) return null;
     if (!Array.isArray(vocabulary) || !vocabulary.every((term) => typeof term === "string")) return null;
@@ -283,9 +282,6 @@ export async function writeFileEntries(
   if (read.packed.count !== read.entries.length) throw new Error(`${read.entries.length} entries kept with the terms of ${read.packed.count}`);
   const { pieces: lines, lengths } = entryLinePieces(read.entries);
   const terms = read.packed.packedBytes();
-  // Kept only where it can be checked when read.
-  const crc32 = zlibCrc32();
-  if (crc32 === null) return;
   const columns = options.lazy ? keptColumns(read.entries, lengths) : null;
   const meta: KeptMeta = {
     warnings: read.warnings,
@@ -298,9 +294,7 @@ export async function writeFileEntries(
     ...(columns === null ? {} : { columns }),
   };
   const rest = [encodeLossless(`${JSON.stringify(meta)}\n`), ...terms.bytes, ...lines];
-  let checksum = 0;
-  for (const piece of rest) checksum = crc32(piece, checksum);
-  await writeFileAtomically(entryFileCachePath(cache, path), [encodeLossless(`${header(cache, path, stamp, how)}\t${checksum}\n`), ...rest], { durable: false }).catch(() => undefined);
+  await writeFileAtomically(entryFileCachePath(cache, path), [encodeLossless(`${header(cache, path, stamp, how)}\t${crc32(rest)}\n`), ...rest], { durable: false }).catch(() => undefined);
 }
 
 // The bytes of the lines entries were read from (`readFileEntries`), or of their like in an

@@ -1,7 +1,6 @@
-import { createHash } from "node:crypto";
 import { join } from "node:path";
 import type { Category } from "@iflow-memory/parser";
-import { zlibCrc32 } from "../crc32.js";
+import { crc32 } from "../crc32.js";
 import { storeCacheDir } from "../caches/injection-cache.js";
 import { SETTLE_MS } from "../settle-ms.js";
 import { readUserFileSync } from "../read-user-file.js";
@@ -176,7 +175,7 @@ export function readPromotionIndex(path: string, file: { bytes?: Uint8Array; sta
   } catch {
     return null;
   }
-  if (header.version !== PROMOTION_INDEX_VERSION || header.checksum !== checksumName() || typeof header.written !== "number" || typeof header.content !== "string") return null;
+  if (header.version !== PROMOTION_INDEX_VERSION || header.checksum !== CHECKSUM_NAME || typeof header.written !== "number" || typeof header.content !== "string") return null;
   const records = bytes.subarray(headerEnd + 1);
   if (header.records !== records.length / RECORD_BYTES || header.body !== contentChecksum([records])) return null;
   if (header.stamp !== stampText(file.stamp)) return null;
@@ -213,7 +212,7 @@ export function encodePromotionIndex(index: PromotionIndex, file: { checksum: st
     version,
     stamp: stampText(file.stamp),
     written: now,
-    checksum: checksumName(),
+    checksum: CHECKSUM_NAME,
     content: file.checksum,
     body: contentChecksum([index.records]),
     records: index.records.length / RECORD_BYTES,
@@ -226,25 +225,18 @@ export function encodePromotionIndex(index: PromotionIndex, file: { checksum: st
 
 const stampText = (stamp: FileStamp) => `${stamp.size}:${stamp.mtimeNs}:${stamp.ctimeNs}:${stamp.ino}`;
 
-// CRC-32 (zlib's, Node ≥ 20.15) reads the 18 MB of a 50,000-entry store in a few milliseconds,
-// and goes on from the checksum of what came before (a file with entries appended); SHA-1 where
-// it is missing. An index written with one is not read with the other.
-const checksumName = () => (zlibCrc32() === null ? "sha1" : "crc32");
+// CRC-32 (`crc32`: zlib's past 1 MB) reads the 18 MB of a 50,000-entry store in a few
+// milliseconds, and goes on from the checksum of what came before (a file with entries appended).
+// An index written with another checksum (SHA-1, where an earlier version found no CRC-32) is not read.
+const CHECKSUM_NAME = "crc32";
 
 /**
  * The checksum of bytes given in pieces, as an index records it; with `previous`, of bytes that
- * follow others whose checksum it is (null when the checksum in use cannot go on from one).
+ * follow others whose checksum it is.
  *
  * @example
- * contentChecksum([bytes, appended]) === contentChecksum([appended], contentChecksum([bytes])); // true with CRC-32
+ * contentChecksum([bytes, appended]) === contentChecksum([appended], contentChecksum([bytes])); // true
  */
-export function contentChecksum(pieces: readonly Uint8Array[]): string;
-export function contentChecksum(pieces: readonly Uint8Array[], previous: string): string | null;
-export function contentChecksum(pieces: readonly Uint8Array[], previous?: string): string | null {
-  const crc32 = zlibCrc32();
-  if (crc32 !== null) return pieces.reduce((value, piece) => crc32(piece, value), previous === undefined ? 0 : Number.parseInt(previous, 16)).toString(16);
-  if (previous !== undefined) return null;
-  const hash = createHash("sha1");
-  for (const piece of pieces) hash.update(piece);
-  return hash.digest("hex");
+export function contentChecksum(pieces: readonly Uint8Array[], previous?: string): string {
+  return crc32(pieces, previous === undefined ? 0 : Number.parseInt(previous, 16)).toString(16);
 }
