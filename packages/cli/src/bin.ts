@@ -31,8 +31,10 @@ const withStreams = () => {
 };
 
 const loadRun = (): Promise<typeof import("./run.js")> => (__IFLOW_MEMORY_SPLIT__ ? import(pathToFileURL(join(here, "run.js")).href) : import("./run.js"));
-// inject.cjs with V8's code cache in the user's store (when there is one: the cache is no reason to make it).
-const loadInject = async (): Promise<InjectModule> => (__IFLOW_MEMORY_SPLIT__ ? (requireWithCodeCacheFile(join(here, "inject.cjs"), injectCodeCache(), require) as InjectModule) : import("./inject-command.js"));
+// inject.cjs with V8's code cache in the user's store (when there is one: the cache is no reason to
+// make it), every function of it compiled there: a run after an edit keeps what a first run may not have.
+const loadInject = async (): Promise<InjectModule> =>
+  __IFLOW_MEMORY_SPLIT__ ? (requireWithCodeCacheFile(join(here, "inject.cjs"), injectCodeCache(), require, undefined, { eager: true }) as InjectModule) : import("./inject-command.js");
 function injectCodeCache(): string | null {
   try {
     const home = resolveGlobalStoreDir({ env: process.env });

@@ -20,10 +20,23 @@ const MAGIC = "iflow-memory code cache 1\n";
  * Whatever goes wrong with the cache, the file runs; with `cacheFile` null, it is plainly required.
  * `requireFrom` is the `require` the file gets (its builtins resolve through it).
  *
+ * With `eager`, the cache holds every function of the file compiled, whatever the run that writes
+ * it called: for a file whose runs call different parts of it (the preparation a session start
+ * after an edit loads; `inject`), where a function that the writing run never called would
+ * otherwise be compiled at every later call of it — in `inject` after an edit, the keeping of the
+ * edited file's entries, some 0.3 × `node -e 0` (BENCHMARKS.md). A file loaded at every start (a
+ * hook's own) keeps what its run compiled: the larger cache would cost every start its reading.
+ *
  * @example
- * requireWithCodeCacheFile(join(__dirname, "inject.cjs"), join(storeCacheDir(home), "code-inject.bin"), require);
+ * requireWithCodeCacheFile(join(__dirname, "inject.cjs"), join(storeCacheDir(home), "code-inject.bin"), require, undefined, { eager: true });
  */
-export function requireWithCodeCacheFile(path: string, cacheFile: string | null, requireFrom: (id: string) => unknown, target: { exports: unknown } = { exports: {} }): unknown {
+export function requireWithCodeCacheFile(
+  path: string,
+  cacheFile: string | null,
+  requireFrom: (id: string) => unknown,
+  target: { exports: unknown } = { exports: {} },
+  options: { eager?: boolean } = {},
+): unknown {
   let loaded: { source: string; key: string } | null = null;
   try {
     loaded = cacheFile === null ? null : readBundle(path);
@@ -43,10 +56,27 @@ export function requireWithCodeCacheFile(path: string, cacheFile: string | null,
   const script = new ScriptClass(wrapped, { filename: path, ...(cachedData === null ? {} : { cachedData }) });
   if (cachedData === null || script.cachedDataRejected === true) {
     // At exit, so that the functions this run compiled (lazily, as they were first called) are in it.
-    process.once("exit", () => writeCodeCache(cacheFile, key, script));
+    process.once("exit", () => writeCodeCache(cacheFile, key, options.eager === true ? () => eagerCachedData(wrapped, path, requireFrom) : () => script.createCachedData()));
   }
   (script.runInThisContext() as (...args: unknown[]) => void).call(target.exports, target.exports, requireFrom, target, path, dirname(path));
   return target.exports;
+}
+
+// V8's data for the file's code with every function compiled: the code compiled again (as the
+// process exits, once per version of the file) with V8's lazy compilation off — and its cache of
+// compiled scripts, which would give back the code compiled lazily as the file was loaded — both
+// on again before the data is made, so that the data is checked against the flags every run has.
+function eagerCachedData(wrapped: string, path: string, requireFrom: (id: string) => unknown): Buffer {
+  const { setFlagsFromString } = requireFrom("node:v8") as typeof import("node:v8");
+  const { Script: ScriptClass } = requireFrom("node:vm") as typeof import("node:vm");
+  setFlagsFromString("--no-lazy --no-compilation-cache");
+  let script: Script;
+  try {
+    script = new ScriptClass(wrapped, { filename: path });
+  } finally {
+    setFlagsFromString("--lazy --compilation-cache");
+  }
+  return script.createCachedData();
 }
 
 /** The bundle's text and what identifies this version of it, read from one open file (the file may be replaced meanwhile). */
@@ -90,10 +120,10 @@ function readCodeCache(path: string, key: string): Buffer | null {
   return data;
 }
 
-function writeCodeCache(path: string, key: string, script: Script): void {
+function writeCodeCache(path: string, key: string, cachedData: () => Buffer): void {
   const temporary = `${path}.${process.pid.toString(16)}${Date.now().toString(16)}.tmp`;
   try {
-    const data = script.createCachedData();
+    const data = cachedData();
     // An even second between 2000 and 2017: whole seconds survive file systems that keep no finer
     // times (FAT keeps even ones), and no write made now can set it.
     const modified = 946_684_800 + 2 * Math.floor(Math.random() * 2 ** 28);

@@ -19,7 +19,7 @@ export const ASIDE_BUNDLE = join(__dirname, "session-start-aside.cjs");
 
 /** Works the injection out in this thread, loading the prepare bundle (with V8's code cache) on first use. */
 export const prepareHere: PrepareInjection = async (options) => {
-  prepareBundle ??= requireWithCodeCache(PREPARE_BUNDLE) as typeof prepareBundle & object;
+  prepareBundle ??= requireWithCodeCache(PREPARE_BUNDLE, { eager: true }) as typeof prepareBundle & object;
   return prepareBundle.prepareSessionInjection(options);
 };
 let prepareBundle: (SessionPlanner & { prepareSessionInjection: typeof prepareSessionInjection }) | undefined;

@@ -16,23 +16,24 @@ export function runWithCodeCache(bundle: string): void {
 
 /**
  * `require` of a bundle beside this one, with V8's code cache as `runWithCodeCache`: its exports.
- * For the preparation bundle, loaded at a session start after an edit.
+ * For the preparation bundle, loaded at a session start after an edit (`eager`: its cache holds
+ * every function compiled, see `requireWithCodeCacheFile`).
  *
  * @example
- * (requireWithCodeCache("session-start-prepare.cjs") as typeof import("@iflow-memory/store")).prepareSessionInjection(sources);
+ * (requireWithCodeCache("session-start-prepare.cjs", { eager: true }) as typeof import("@iflow-memory/store")).prepareSessionInjection(sources);
  */
-export function requireWithCodeCache(bundle: string): unknown {
+export function requireWithCodeCache(bundle: string, options: { eager?: boolean } = {}): unknown {
   const loaded = { exports: {} as unknown };
-  runBundle(bundle, loaded);
+  runBundle(bundle, loaded, options);
   return loaded.exports;
 }
 
-function runBundle(bundle: string, target: { exports: unknown }): void {
+function runBundle(bundle: string, target: { exports: unknown }, options: { eager?: boolean } = {}): void {
   let cacheFile: string | null = null;
   try {
     cacheFile = join(storeCacheDir(resolveGlobalStoreDir({ env: process.env })), `code-${basename(bundle, ".cjs")}.bin`);
   } catch {
     // No home folder to find the store in: no cache, and the hook says what it can.
   }
-  requireWithCodeCacheFile(join(__dirname, bundle), cacheFile, require, target);
+  requireWithCodeCacheFile(join(__dirname, bundle), cacheFile, require, target, options);
 }
