@@ -44,13 +44,19 @@ const TABLES_BYTES = 8192;
 const WINDOW_BYTES = 65536;
 let moduleCrc32: Crc32 | null | undefined;
 
-// The module's sum, made at its first use; null where this node runs no WebAssembly (`--jitless`).
+// The module's sum, made at its first use; null where this node runs no WebAssembly (`--jitless`, or a policy that forbids it).
 function moduleSum(): Crc32 | null {
   if (moduleCrc32 !== undefined) return moduleCrc32;
   const api = (globalThis as { WebAssembly?: WebAssemblyApi }).WebAssembly;
   if (api === undefined) return (moduleCrc32 = null);
-  const exports = new api.Instance(new api.Module(Buffer.from(CRC32_WASM, "base64"))).exports as WasmExports;
-  exports.init();
+  let exports: WasmExports;
+  try {
+    exports = new api.Instance(new api.Module(Buffer.from(CRC32_WASM, "base64"))).exports as WasmExports;
+    exports.init();
+  } catch {
+    // None may be compiled here.
+    return (moduleCrc32 = null);
+  }
   const window = new Uint8Array(exports.memory.buffer, TABLES_BYTES, WINDOW_BYTES);
   moduleCrc32 = (data, value) => {
     let checksum = value;
