@@ -9,7 +9,7 @@ const source = fileURLToPath(new URL("../packages/store/src/crc32.wat", import.m
 const target = fileURLToPath(new URL("../packages/store/src/crc32-wasm.ts", import.meta.url));
 
 /** The module's bytes as wabt assembles `text`. */
-export async function assembleCrc32(text) {
+async function assembleCrc32(text) {
   const module = (await wabt()).parseWat("crc32.wat", text);
   try {
     return Buffer.from(module.toBinary({}).buffer);
@@ -18,11 +18,6 @@ export async function assembleCrc32(text) {
   }
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const bytes = await assembleCrc32(readFileSync(source, "utf8"));
-  writeFileSync(
-    target,
-    `// Written by scripts/build-crc32-wasm.mjs from crc32.wat (${bytes.length} bytes): do not edit.\nexport const CRC32_WASM = "${bytes.toString("base64")}";\n`,
-  );
-  console.log(`wrote ${target} (${bytes.length} bytes)`);
-}
+const bytes = await assembleCrc32(readFileSync(source, "utf8"));
+writeFileSync(target, `// Written by scripts/build-crc32-wasm.mjs from crc32.wat (${bytes.length} bytes): do not edit.\nexport const CRC32_WASM = "${bytes.toString("base64")}";\n`);
+console.log(`wrote ${target} (${bytes.length} bytes)`);
