@@ -26,3 +26,14 @@ export function dryRunNote(path: string, message: string, outcome: SettingsRever
   const note = revertNote(path, outcome, null).trim();
   return `(dry run: ${path} not changed; it would say: ${message}${note === "" ? "" : ` ${note}`})\n`;
 }
+
+/**
+ * What an uninstall says of the hooks it took out of a settings file (`removeCommandHooks`' `removed`).
+ *
+ * @example
+ * removedHooksMessage(["SessionStart", "UserPromptSubmit"], "/home/ada/.claude/settings.json");
+ * // "Removed the iflow-memory SessionStart and UserPromptSubmit hooks from /home/ada/.claude/settings.json."
+ */
+export function removedHooksMessage(removed: readonly string[], path: string): string {
+  return removed.length > 0 ? `Removed the iflow-memory ${removed.join(" and ")} hook${removed.length > 1 ? "s" : ""} from ${path}.` : `No iflow-memory hook in ${path}; nothing changed.`;
+}

@@ -6,7 +6,7 @@ import type { Command } from "commander";
 import { agentConfigDir } from "./agent-homes.js";
 import { defaultHookCommand, defaultMcpServer } from "./hook-commands.js";
 import type { CliIO } from "./io.js";
-import { dryRunNote, revertNote } from "./revert-note.js";
+import { dryRunNote, removedHooksMessage, revertNote } from "./revert-note.js";
 
 const EVENTS = [
   ["SessionStart", "session-start"],
@@ -123,8 +123,7 @@ async function uninstallCodex(io: CliIO, options: { hooksPath: string; configPat
     (before) => {
       // Codex reads Claude Code's hook layout: its removal is Claude Code's.
       const { settings, keptEmpty, removed } = removeCommandHooks(before, EVENTS.map(([event]) => event));
-      const message = removed.length > 0 ? `Removed the iflow-memory ${removed.join(" and ")} hook${removed.length > 1 ? "s" : ""} from ${hooksPath}.` : `No iflow-memory hook in ${hooksPath}; nothing changed.`;
-      return { settings, keptEmpty, changed: removed.length > 0, message };
+      return { settings, keptEmpty, changed: removed.length > 0, message: removedHooksMessage(removed, hooksPath) };
     },
     { dryRun },
   );

@@ -5,7 +5,7 @@ import { removeStoreCache, resolveGlobalStoreDir, revertSettingsFile, updateSett
 import { Command } from "commander";
 import { defaultHookCommand, defaultMcpServer } from "./hook-commands.js";
 import type { CliIO } from "./io.js";
-import { dryRunNote, revertNote } from "./revert-note.js";
+import { dryRunNote, removedHooksMessage, revertNote } from "./revert-note.js";
 import { registerSetupCodexCommand } from "./setup-codex-command.js";
 import { registerSetupGeminiCommand } from "./setup-gemini-command.js";
 import { listAgents } from "./setup-list.js";
@@ -105,7 +105,7 @@ async function uninstall(io: CliIO, home: string, path: string, options: { proje
     path,
     (before) => {
       const { settings, keptEmpty, removed } = removeCommandHooks(before, ["SessionStart", "UserPromptSubmit"]);
-      return { settings, keptEmpty, changed: removed.length > 0, message: removed.length > 0 ? `Removed the iflow-memory ${removed.join(" and ")} hook${removed.length > 1 ? "s" : ""} from ${path}.` : `No iflow-memory hook in ${path}; nothing changed.` };
+      return { settings, keptEmpty, changed: removed.length > 0, message: removedHooksMessage(removed, path) };
     },
     { dryRun: options.dryRun === true },
   );
