@@ -124,18 +124,7 @@ async function readEntryFile(
   // vocabulary (the earlier version's, grown: the unchanged entries' numbers stay as they were).
   const keep = cache !== undefined && cache.readOnly !== true && state !== null && state.settled && (await fileStamp(path, now(), inThread))?.stamp === state.stamp;
   if (!keep) return { ...all, terms: unchanged };
-  const grown = [...(kept?.packed.vocabulary ?? [])];
-  const positions = new Map(grown.map((term, at) => [term, at]));
-  const { vocabulary, terms } = compactVocabulary(
-    grown,
-    all.entries.map((entry, at) => {
-      const known = unchanged[at];
-      // An entry whose kept words are not all its vocabulary's (one damaged where it was kept) is tokenized again.
-      return (known === undefined ? null : known.packed.numbersAt(known.at)) ?? numberTerms(entryFieldTerms(entry), grown, positions);
-    }),
-  );
-  // Numbers of its vocabulary, every one (the kept ones were checked as they were read).
-  const packed = PackedTerms.pack(vocabulary, terms)!;
+  const packed = compactVocabulary(packedTerms(all.entries, unchanged, kept));
   // A large file (its bytes here) is kept with its tail and to be read lazily.
   const large = bytes !== undefined && bytes.length >= (cache.largeFileBytes ?? LARGE_FILE_BYTES) ? bytes : null;
   const tail = large === null ? undefined : fileTail({ text, lineStart, resume }, large, all.entries, resumed);
@@ -189,14 +178,36 @@ export function grownFileText(bytes: Uint8Array, resumed: FileTail | null, kept:
   return { text: decodeText(bytes), lineStart: 0 };
 }
 
+// The terms of a file's entries as it is kept, numbered in the vocabulary it was kept with,
+// grown by the terms of the entries it did not hold. The kept entries still where they were at
+// its beginning (a file that only grew: all but the learnings appended) are taken as they were
+// packed, without a list made of each; any other kept entry by its numbers; a new one, and one
+// whose kept words are not all its vocabulary's (one damaged where it was kept), tokenized.
+function packedTerms(entries: readonly Entry[], unchanged: ReadonlyArray<PackedEntryTerms | undefined>, kept: KeptFileEntries | null): PackedTerms {
+  let first = 0;
+  while (kept !== null && first < entries.length && unchanged[first]?.packed === kept.packed && unchanged[first]!.at === first) first++;
+  // Packed from the `from`-th entry on, after the kept ones before it.
+  const packedFrom = (from: number): PackedTerms | null => {
+    const vocabulary = [...(kept?.packed.vocabulary ?? [])];
+    const positions = new Map(vocabulary.map((term, at) => [term, at]));
+    const lists = entries.slice(from).map((entry, index) => {
+      const known = unchanged[from + index];
+      return (known === undefined ? null : known.packed.numbersAt(known.at)) ?? numberTerms(entryFieldTerms(entry), vocabulary, positions);
+    });
+    return from === 0 ? PackedTerms.pack(vocabulary, lists) : kept!.packed.extend(from, vocabulary, lists);
+  };
+  // Numbers of its vocabulary, every one (the kept ones were checked as they were read).
+  return (first > 0 ? packedFrom(first) : null) ?? packedFrom(0)!;
+}
+
 // A vocabulary that only grows keeps the terms of entries since edited away: once those are
 // more than the terms in use (and a thousand), the file's terms are numbered anew.
-function compactVocabulary(vocabulary: string[], terms: number[][][]): { vocabulary: string[]; terms: number[][][] } {
-  const used = new Uint8Array(vocabulary.length);
-  let count = 0;
-  for (const fields of terms) for (const field of fields) for (const at of field) if (used[at] === 0) (used[at] = 1), count++;
-  if (vocabulary.length - count <= count + 1000) return { vocabulary, terms };
+function compactVocabulary(packed: PackedTerms): PackedTerms {
+  const { vocabulary } = packed;
+  const count = packed.termsUsed();
+  if (vocabulary.length - count <= count + 1000) return packed;
   const fresh: string[] = [];
   const positions = new Map<string, number>();
-  return { vocabulary: fresh, terms: terms.map((numbers) => numberTerms(numberedFieldTerms({ vocabulary, numbers })!, fresh, positions)) };
+  const terms = Array.from({ length: packed.count }, (_, at) => numberTerms(numberedFieldTerms({ packed, at })!, fresh, positions));
+  return PackedTerms.pack(fresh, terms)!;
 }

@@ -30,6 +30,48 @@ describe("PackedTerms", () => {
     }
   });
 
+  it("extends the first entries of a pack by more, in its vocabulary grown, to the bytes packing them all gives (across 16- and 32-bit words)", () => {
+    for (const [kept, grown] of [[3, 5], [3, 70_000], [70_000, 70_004]] as const) {
+      const vocabulary = Array.from({ length: grown }, (_, at) => `t${at}`);
+      fc.assert(
+        fc.property(listsArbitrary(kept), listsArbitrary(grown), fc.nat(), (before, after, cut) => {
+          const first = before.length === 0 ? 0 : cut % (before.length + 1);
+          const base = PackedTerms.pack(vocabulary.slice(0, kept), before)!;
+          const extended = base.extend(first, vocabulary, after)!;
+          const whole = PackedTerms.pack(vocabulary, [...before.slice(0, first), ...after])!;
+          expect(extended.count).toBe(first + after.length);
+          expect(extended.packedBytes().wide).toBe(whole.packedBytes().wide);
+          expect(bytesOf(extended)).toEqual(bytesOf(whole));
+          expect(extended.vocabulary).toBe(vocabulary);
+        }),
+        { numRuns: 40 },
+      );
+    }
+  });
+
+  it("extends nothing it cannot: a vocabulary that does not begin with its own, a kept word past its vocabulary, an invalid list, more entries than it has", () => {
+    const vocabulary = ["retri", "call", "time"];
+    const base = PackedTerms.pack(vocabulary.slice(0, 2), [[[0, 1], [1], []], [[], [0], [1]]])!;
+    expect(base.extend(2, vocabulary, [[[2], [], []]])?.numbersAt(2)).toEqual([[2], [], []]);
+    expect(base.extend(2, ["call", "retri", "time"], [])).toBeNull();
+    expect(base.extend(2, ["retri"], [])).toBeNull();
+    expect(base.extend(2, vocabulary, [[[3], [], []]])).toBeNull();
+    expect(base.extend(3, vocabulary, [])).toBeNull();
+    expect(base.extend(-1, vocabulary, [])).toBeNull();
+    // A word past the vocabulary it was packed with (as from a damaged cache's bytes, taken as written).
+    const bytes = bytesOf(base);
+    bytes.writeUInt16LE(2, 7 * 4);
+    const damaged = PackedTerms.unpack(vocabulary.slice(0, 2), bytes, 2, false, true)!;
+    expect(damaged.extend(2, vocabulary, [])).toBeNull();
+    expect(damaged.extend(0, vocabulary, [])?.count).toBe(0);
+  });
+
+  it("counts the terms of its vocabulary its entries hold", () => {
+    const vocabulary = ["retri", "call", "time", "idempot"];
+    expect(PackedTerms.pack(vocabulary, [[[0, 1], [1], []], [[], [0], [3, 3]]])!.termsUsed()).toBe(3);
+    expect(PackedTerms.pack(vocabulary, [])!.termsUsed()).toBe(0);
+  });
+
   it("packs no list that is not three lists of positions of its vocabulary", () => {
     const vocabulary = ["retri", "call"];
     for (const numbers of [[[2], [], []], [[0], []], [[0.5], [], []], [[-1], [], []], [[0], "1", []]]) {

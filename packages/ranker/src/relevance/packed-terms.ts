@@ -41,23 +41,54 @@ export class PackedTerms {
    * null when one is not (a damaged cache's).
    */
   static pack(vocabulary: readonly string[], lists: readonly (readonly (readonly number[])[])[]): PackedTerms | null {
-    let total = 0;
+    return new PackedTerms([], new Uint16Array(0), Uint32Array.of(0)).extend(0, vocabulary, lists);
+  }
+
+  /**
+   * Its first `count` entries' terms, then `lists` (one per entry, as `pack` takes them), in
+   * `vocabulary`: this one's grown (its terms first, as they are) — what `pack` gives for all of
+   * them, without a list made of each entry kept: a file that grew by a learning is kept again at
+   * the cost of the learning, not of the file. Null where `pack` gives null, and where `vocabulary`
+   * does not begin with this one's or a word of those entries is past it (then `numbersAt` tells
+   * which entries to tokenize again).
+   */
+  extend(count: number, vocabulary: readonly string[], lists: readonly (readonly (readonly number[])[])[]): PackedTerms | null {
+    if (!Number.isInteger(count) || count < 0 || count > this.count || vocabulary.length < this.vocabulary.length) return null;
+    for (let at = 0; at < this.vocabulary.length; at++) if (vocabulary[at] !== this.vocabulary[at]) return null;
+    const kept = this.starts[count * 3]!;
+    const terms = this.vocabulary.length;
+    for (let at = 0; at < kept; at++) if (this.words[at]! >= terms) return null;
+    let total = kept;
     for (const numbers of lists) {
       if (!validNumbers(numbers, vocabulary.length)) return null;
       total += numbers[0]!.length + numbers[1]!.length + numbers[2]!.length;
     }
     const words = vocabulary.length > 0xffff ? new Uint32Array(total) : new Uint16Array(total);
-    const starts = new Uint32Array(lists.length * 3 + 1);
-    let used = 0;
-    lists.forEach((numbers, at) => {
+    const starts = new Uint32Array((count + lists.length) * 3 + 1);
+    words.set(this.words.subarray(0, kept));
+    starts.set(this.starts.subarray(0, count * 3));
+    let used = kept;
+    lists.forEach((numbers, index) => {
+      const at = count + index;
       for (let field = 0; field < 3; field++) {
         starts[at * 3 + field] = used;
         words.set(numbers[field]!, used);
         used += numbers[field]!.length;
       }
     });
-    starts[lists.length * 3] = used;
+    starts[(count + lists.length) * 3] = used;
     return new PackedTerms(vocabulary, words, starts);
+  }
+
+  /** How many of its vocabulary's terms its entries hold. */
+  termsUsed(): number {
+    const used = new Uint8Array(this.vocabulary.length);
+    let count = 0;
+    for (let at = 0; at < this.words.length; at++) {
+      const word = this.words[at]!;
+      if (word < used.length && used[word] === 0) (used[word] = 1), count++;
+    }
+    return count;
   }
 
   /**

@@ -1,6 +1,6 @@
 import { appendFileSync, cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { buildRelevanceIndex, entryOrders, injectionCandidates, planInjection, sharedHashPrefixes } from "@iflow-memory/ranker";
+import { buildRelevanceIndex, entryOrders, injectionCandidates, PackedTerms, planInjection, sharedHashPrefixes } from "@iflow-memory/ranker";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { prepareSessionInjection } from "../prepare-session-injection.js";
 import { readMemorySources } from "../read-memory-sources.js";
@@ -75,6 +75,26 @@ describe("a large file's kept entries", () => {
     await prepareSessionInjection({ projectRoot, globalStoreDir, fileCache: fresh });
     const terms = (file: ReturnType<typeof readKeptCacheFile>) => file.terms.map((fields) => fields.map((field) => field.map((at) => file.meta.vocabulary[at])));
     expect(terms(readKeptCacheFile(path))).toEqual(terms(readKeptCacheFile(entryFileCachePath(fresh, heuristics))));
+  });
+
+  it("of a file that only grew are kept again with the kept entries' words as they were packed, only the learnings appended tokenized: the terms a read without a cache keeps", async () => {
+    const { projectRoot, globalStoreDir, cache, heuristics } = realSources();
+    await prepareSessionInjection({ projectRoot, globalStoreDir, fileCache: cache });
+    // A large file (the bank's) and a small one (the store's, read whole: its own cache kind).
+    const small = { ...cache, dir: join(globalStoreDir, ".cache-small"), largeFileBytes: 1 << 20 };
+    await prepareSessionInjection({ projectRoot, globalStoreDir, fileCache: small });
+    appendFileSync(heuristics, LEARNING);
+    appendFileSync(join(globalStoreDir, "heuristics.md"), LEARNING);
+    const numbersAt = vi.spyOn(PackedTerms.prototype, "numbersAt");
+    for (const kept of [cache, small]) await prepareSessionInjection({ projectRoot, globalStoreDir, fileCache: kept });
+    expect(numbersAt).not.toHaveBeenCalled();
+    const fresh = { ...cache, dir: join(globalStoreDir, ".cache-fresh") };
+    await prepareSessionInjection({ projectRoot, globalStoreDir, fileCache: fresh });
+    const terms = (file: ReturnType<typeof readKeptCacheFile>) => file.terms.map((fields) => fields.map((field) => field.map((at) => file.meta.vocabulary[at])));
+    for (const path of [heuristics, join(globalStoreDir, "heuristics.md")]) {
+      const expected = terms(readKeptCacheFile(entryFileCachePath(fresh, path)));
+      for (const kept of [cache, small]) expect(terms(readKeptCacheFile(entryFileCachePath(kept, path)))).toEqual(expected);
+    }
   });
 
   it("are read without parsing their lines, and give what parsing the files gives", async () => {
