@@ -95,6 +95,7 @@ describe("parseInjectArguments", () => {
     const word = fc.constantFrom(
       "--project-root", "--limit", "--global-store", "--max-chars", "--no-tracking", "--json", "--verbose", "--query", "--index", "--ignore-config",
       "--limit=2", "--max-chars=0", "--index=cli", "--tracking", "--debug", "-h", "--", "-1", "0", "12", "x", "cli", "mcp", "", " 3", "--json=1",
+      "-", "--limit=", "--query=-x", "--query=a=b", "--index=", "--=x", "--bogus=1",
     );
     await fc.assert(
       fc.asyncProperty(fc.array(word, { maxLength: 6 }), async (args) => {

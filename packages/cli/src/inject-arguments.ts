@@ -1,28 +1,29 @@
-import { parseArgs } from "node:util";
 import type { InjectOptions } from "./inject-command.js";
 import { wholeNumber } from "./whole-number.js";
 
-// `inject`'s options as run.ts declares them to commander. --index takes an optional value,
-// which parseArgs has no type for: a flag here, its value the positional right after it.
-const OPTIONS = {
-  "project-root": { type: "string" },
-  limit: { type: "string" },
-  "global-store": { type: "string" },
-  "max-chars": { type: "string" },
-  "no-tracking": { type: "boolean" },
-  json: { type: "boolean" },
-  verbose: { type: "boolean" },
-  query: { type: "string" },
-  index: { type: "boolean" },
-  "ignore-config": { type: "boolean" },
-} as const;
+// `inject`'s options as run.ts declares them to commander, and whether each takes a value.
+// --index takes an optional value: a flag here, its value the word right after it.
+const OPTIONS: Readonly<Record<string, "string" | "boolean">> = {
+  "project-root": "string",
+  limit: "string",
+  "global-store": "string",
+  "max-chars": "string",
+  "no-tracking": "boolean",
+  json: "boolean",
+  verbose: "boolean",
+  query: "string",
+  index: "boolean",
+  "ignore-config": "boolean",
+};
 
 /**
  * The options of `iflow-memory inject ARGS` as commander would give them to the command, read
- * without loading commander (node's `util.parseArgs`); null for anything this reading is not
- * sure to read as commander does — an unknown or repeated option, a value that starts with a
- * dash, a bad number, `--help`, `--debug`, `--` — which the full command line then reads, and
- * reports as it always has. inject-arguments.test.ts checks that whatever this accepts,
+ * without loading commander; null for anything this reading is not sure to read as commander
+ * does — an unknown, short or repeated option, a value that starts with a dash, a value given to
+ * a flag, a bad number, a stray word, `--help`, `--debug`, `--` — which the full command line then
+ * reads, and reports as it always has. Read by hand, as `util.parseArgs` reads these options
+ * (`--name value`, `--name=value`), not with it: its first use costs a new process some 1.3 ms,
+ * a twentieth of node's own start. inject-arguments.test.ts checks that whatever this accepts,
  * commander accepts with the same options.
  *
  * @example
@@ -30,28 +31,23 @@ const OPTIONS = {
  * parseInjectArguments(["--limit", "five"]); // null
  */
 export function parseInjectArguments(args: string[]): InjectOptions | null {
-  let tokens;
-  try {
-    ({ tokens } = parseArgs({ args, options: OPTIONS, strict: true, allowPositionals: true, tokens: true }));
-  } catch {
-    return null;
-  }
   const options: InjectOptions = { tracking: true };
   const seen = new Set<string>();
-  let bareIndexAt: number | null = null;
-  for (const token of tokens) {
-    if (token.kind === "option-terminator") return null;
-    if (token.kind === "positional") {
-      // Only --index's value, right after it: commander takes it as the value when it is a word.
-      if (bareIndexAt === null || token.index !== bareIndexAt + 1 || (token.value !== "cli" && token.value !== "mcp")) return null;
-      options.index = token.value;
-      bareIndexAt = null;
-      continue;
-    }
-    if (seen.has(token.name) || !token.rawName.startsWith("--")) return null;
-    seen.add(token.name);
-    const value = token.value ?? "";
-    switch (token.name) {
+  for (let at = 0; at < args.length; at++) {
+    const arg = args[at]!;
+    // A word here is none of the options' (--index's is taken with it, below).
+    if (!arg.startsWith("--") || arg === "--") return null;
+    const equals = arg.indexOf("=");
+    const name = equals < 0 ? arg.slice(2) : arg.slice(2, equals);
+    if (!Object.hasOwn(OPTIONS, name) || seen.has(name)) return null;
+    seen.add(name);
+    let value = "";
+    if (OPTIONS[name] === "string") {
+      value = equals < 0 ? (args[++at] ?? "-") : arg.slice(equals + 1);
+      // None given, or one that reads as an option: commander's to read.
+      if (equals < 0 && value.startsWith("-")) return null;
+    } else if (equals >= 0) return null;
+    switch (name) {
       case "project-root":
         options.projectRoot = value;
         break;
@@ -63,9 +59,9 @@ export function parseInjectArguments(args: string[]): InjectOptions | null {
         break;
       case "limit":
       case "max-chars": {
-        const number = wholeNumber(value, token.name === "limit" ? -1 : 1);
+        const number = wholeNumber(value, name === "limit" ? -1 : 1);
         if (number === null) return null;
-        if (token.name === "limit") options.limit = number;
+        if (name === "limit") options.limit = number;
         else options.maxChars = number;
         break;
       }
@@ -82,11 +78,9 @@ export function parseInjectArguments(args: string[]): InjectOptions | null {
         options.ignoreConfig = true;
         break;
       case "index":
-        options.index = "cli";
-        bareIndexAt = token.index;
+        // Commander takes the word after it as its value when it is one of them.
+        options.index = args[at + 1] === "cli" || args[at + 1] === "mcp" ? (args[++at] as "cli" | "mcp") : "cli";
         break;
-      default:
-        return null;
     }
   }
   return options;
