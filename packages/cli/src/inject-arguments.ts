@@ -43,9 +43,13 @@ export function parseInjectArguments(args: string[]): InjectOptions | null {
     seen.add(name);
     let value = "";
     if (OPTIONS[name] === "string") {
-      value = equals < 0 ? (args[++at] ?? "-") : arg.slice(equals + 1);
-      // None given, or one that reads as an option: commander's to read.
-      if (equals < 0 && value.startsWith("-")) return null;
+      if (equals >= 0) value = arg.slice(equals + 1);
+      else {
+        const next = args[++at];
+        // None given, or one that reads as an option: commander's to read.
+        if (next === undefined || next.startsWith("-")) return null;
+        value = next;
+      }
     } else if (equals >= 0) return null;
     switch (name) {
       case "project-root":
