@@ -186,6 +186,10 @@ function keptEntries(lines: Buffer, columns: KeptColumns, starts: Uint32Array): 
     get [KEPT_SPAN](): KeptSpan {
       return { bytes: lines, start: starts[this.#at]!, end: starts[this.#at + 1]! };
     }
+    // An index line shows an entry's name alone: read from the start of its line, the rest unparsed.
+    override get name(): string {
+      return full.get(this.#at)?.name ?? nameOfLine(lines, starts[this.#at]!, starts[this.#at + 1]!) ?? this.whole().name;
+    }
 
     protected whole(): Entry {
       const at = this.#at;
@@ -200,4 +204,21 @@ function keptEntries(lines: Buffer, columns: KeptColumns, starts: Uint32Array): 
       return entry;
     }
   };
+}
+
+// How a kept line starts: `JSON.stringify` of an entry, whose first key is its name.
+const NAME_KEY = Buffer.from('{"name":"', "latin1");
+
+// The name on the line from `start` to `end` of `lines`, null when the line does not start with
+// it. Its JSON string ends at the first quote that no backslash escapes (no byte of a character
+// of several bytes in UTF-8 is a quote or a backslash).
+function nameOfLine(lines: Buffer, start: number, end: number): string | null {
+  const from = start + NAME_KEY.length;
+  if (from > end || lines.compare(NAME_KEY, 0, NAME_KEY.length, start, from) !== 0) return null;
+  for (let at = from; at < end; at++) {
+    const byte = lines[at];
+    if (byte === 0x5c) at++;
+    else if (byte === 0x22) return JSON.parse(lines.toString("utf8", from - 1, at + 1)) as string;
+  }
+  return null;
 }
