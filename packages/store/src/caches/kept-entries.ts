@@ -146,6 +146,8 @@ function isKeptColumns(value: unknown, count: number): value is KeptColumns {
 function keptEntries(lines: Buffer, columns: KeptColumns, starts: Uint32Array): new (at: number) => Entry {
   // Parsed for a few entries only: those shown.
   const full = new Map<number, Entry>();
+  // The names read alone, for the few dozen an index names (a plan reads each more than once).
+  const names = new Map<number, string>();
   return class KeptEntry extends LazyEntry implements Entry {
     readonly #at: number;
 
@@ -188,7 +190,13 @@ function keptEntries(lines: Buffer, columns: KeptColumns, starts: Uint32Array): 
     }
     // An index line shows an entry's name alone: read from the start of its line, the rest unparsed.
     override get name(): string {
-      return full.get(this.#at)?.name ?? nameOfLine(lines, starts[this.#at]!, starts[this.#at + 1]!) ?? this.whole().name;
+      const at = this.#at;
+      let name = full.get(at)?.name ?? names.get(at);
+      if (name === undefined) {
+        name = nameOfLine(lines.subarray(starts[at], starts[at + 1])) ?? this.whole().name;
+        names.set(at, name);
+      }
+      return name;
     }
 
     protected whole(): Entry {
@@ -209,16 +217,19 @@ function keptEntries(lines: Buffer, columns: KeptColumns, starts: Uint32Array): 
 // How a kept line starts: `JSON.stringify` of an entry, whose first key is its name.
 const NAME_KEY = Buffer.from('{"name":"', "latin1");
 
-// The name on the line from `start` to `end` of `lines`, null when the line does not start with
-// it. Its JSON string ends at the first quote that no backslash escapes (no byte of a character
-// of several bytes in UTF-8 is a quote or a backslash).
-function nameOfLine(lines: Buffer, start: number, end: number): string | null {
-  const from = start + NAME_KEY.length;
-  if (from > end || lines.compare(NAME_KEY, 0, NAME_KEY.length, start, from) !== 0) return null;
-  for (let at = from; at < end; at++) {
-    const byte = lines[at];
-    if (byte === 0x5c) at++;
-    else if (byte === 0x22) return JSON.parse(lines.toString("utf8", from - 1, at + 1)) as string;
+// The name at the start of a kept `line`, null when the line does not start with one. Its JSON
+// string ends at the first quote no backslash escapes (no byte of a character of several bytes
+// in UTF-8 is a quote or a backslash); without a backslash, it is its bytes as they are.
+function nameOfLine(line: Buffer): string | null {
+  for (let at = 0; at < NAME_KEY.length; at++) if (line[at] !== NAME_KEY[at]) return null;
+  const from = NAME_KEY.length;
+  const quote = line.indexOf(0x22, from);
+  if (quote < 0) return null;
+  const slash = line.indexOf(0x5c, from);
+  if (slash < 0 || slash > quote) return line.toString("utf8", from, quote);
+  for (let at = slash; at < line.length; at++) {
+    if (line[at] === 0x5c) at++;
+    else if (line[at] === 0x22) return JSON.parse(line.toString("utf8", from - 1, at + 1)) as string;
   }
   return null;
 }
