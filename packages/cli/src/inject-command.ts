@@ -46,7 +46,8 @@ export async function injectOutput(options: InjectOptions, io: Pick<CliIO, "cwd"
     options.projectRoot === undefined ? await findProjectRoot(io.cwd) : resolve(io.cwd, options.projectRoot);
   requireDirectory(projectRoot);
 
-  const read = options.ignoreConfig === true ? null : await readConfig(projectRoot);
+  // In the command's own thread, as the memory files (`fileCache`): libuv's threads would be started for it alone.
+  const read = options.ignoreConfig === true ? null : await readConfig(projectRoot, { inThread: true });
   const config = read?.config ?? DEFAULT_CONFIG;
   const globalStoreDir = resolveGlobalStoreDir({
     flag: options.globalStore === undefined ? undefined : resolve(io.cwd, options.globalStore),

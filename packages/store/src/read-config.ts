@@ -88,15 +88,16 @@ export function configPath(projectRoot: string): string {
 /**
  * Reads the memory settings from the YAML frontmatter of `<project>/.claude/iflow-dev.local.md`.
  * A missing file means the defaults; a broken file or a bad value is a warning and the default,
- * never a throw. Keys of other iflow features in the same file are left alone.
+ * never a throw. Keys of other iflow features in the same file are left alone. With `inThread`,
+ * the file is read in the calling thread (`readTextFileSync`): a command that reads and exits.
  *
  * @example
  * const { config, warnings } = await readConfig("/work/webshop");
  * config.injectionLimit; // 20 unless the file says otherwise
  */
-export async function readConfig(projectRoot: string): Promise<ConfigRead> {
+export async function readConfig(projectRoot: string, options: { inThread?: boolean } = {}): Promise<ConfigRead> {
   const path = configPath(projectRoot);
-  const file = await readTextFile(path);
+  const file = await readTextFile(path, options);
   if ("missing" in file) return configWithoutFile(projectRoot);
   if ("warning" in file) return { config: { ...DEFAULT_CONFIG }, path, configured: [], warnings: [file.warning] };
   return { ...parseConfigText(file.text, path, await loadParseDocument()), path };
