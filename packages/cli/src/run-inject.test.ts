@@ -8,8 +8,6 @@ import { run } from "./run.js";
 import { runInject } from "./run-inject.js";
 
 const NOW = () => new Date("2026-11-25T10:00:00Z");
-// node:fs's own asynchronous calls, for spies that pass each call on.
-const spyOriginals = { stat: fs.stat, open: fs.open, read: fs.read, fstat: fs.fstat, readFile: fs.readFile };
 
 /** A project copied from the real bank, a home store with room for the cache, and a clock past the files' settling time. */
 function setup() {
@@ -70,21 +68,17 @@ describe("runInject", () => {
     await settle();
     await inject(args, home);
     appendFileSync(join(project, "docs/knowledge-bank/heuristics.md"), "\n### Heuristic: Read in the thread that waits\nA command that exits after reading gains nothing from reading elsewhere.\n- Observation count: 9\n");
-    // The asynchronous calls, spied on where the store's named imports of node:fs see them.
-    const calls: string[] = [];
-    const spies = (["stat", "open", "read", "fstat", "readFile"] as const).map((name) =>
-      vi.spyOn(fs, name).mockImplementation(((...callArgs: unknown[]) => {
-        calls.push(`${name} ${String(callArgs[0])}`);
-        return (spyOriginals[name] as (...rest: unknown[]) => unknown)(...callArgs);
-      }) as never),
-    );
+    // node:fs's asynchronous calls, spied on where the store's named imports of node:fs see them.
+    const spies = (["stat", "open", "read", "fstat", "readFile"] as const).map((name) => ({ name, spy: vi.spyOn(fs, name) }));
     syncBuiltinESMExports();
+    let calls: string[];
     try {
       const result = await inject(args, home);
       expect(result.code).toBe(0);
       expect(result.stdout).toContain("Read in the thread that waits");
     } finally {
-      for (const spy of spies) spy.mockRestore();
+      calls = spies.flatMap(({ name, spy }) => spy.mock.calls.map(([first]) => `${name} ${String(first)}`));
+      for (const { spy } of spies) spy.mockRestore();
       syncBuiltinESMExports();
     }
     expect(calls.filter((call) => [project, store, home].some((folder) => call.includes(folder)) || /^(read|fstat) /.test(call))).toEqual([]);
