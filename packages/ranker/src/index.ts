@@ -23,7 +23,7 @@ export { classifyEntry, entryIdentifiers } from "./classify-entry.js";
 export type { Classification, ProjectFacts } from "./classify-entry.js";
 export { CONTRADICTION_OVERLAP, findContradictions, findDuplicateNames } from "./find-contradictions.js";
 export { DEFAULT_RANKING, GATE_EXPONENT, GATE_VOCABULARY, knownShareGate, PROMPT_RECALL_FLOOR, rankEntries, rankingOf, SEARCH_FLOOR } from "./relevance/rank-entries.js";
-export type { EntryFeedback, RankedEntry, Ranking, RankingOptions, RelevanceFloor } from "./relevance/rank-entries.js";
+export type { EntryFeedback, RankedEntry, Ranking, RankingFacts, RankingOptions, RelevanceFloor } from "./relevance/rank-entries.js";
 export { DEFAULT_QUERY_WEIGHTS, queryTerms } from "./relevance/query-terms.js";
 export { commitSubjectTopic } from "./relevance/commit-subject-topic.js";
 export type { QueryWeights, RelevanceQuery } from "./relevance/query-terms.js";

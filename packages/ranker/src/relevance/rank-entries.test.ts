@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { makeEntry } from "../__fixtures__/make-entry.js";
+import { entryList } from "../entry-list.js";
 import { entryOrders } from "../sort-entries.js";
 import { GATE_EXPONENT, GATE_VOCABULARY, knownShareGate, rankEntries, rankingOf } from "./rank-entries.js";
 import { queryTerms } from "./query-terms.js";
@@ -165,6 +166,47 @@ describe("rankEntries with entryOrders computed beforehand", () => {
         },
       ),
       { numRuns: 500 },
+    );
+  });
+});
+
+describe("rankingOf with the entries' facts kept apart (a ranking cache's columns)", () => {
+  const WORDS = ["retry", "timeout", "embedding", "cache", "lock", "schema", "migration", "review"];
+  const entryArbitrary = fc.record({
+    words: fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 5 }),
+    observationCount: fc.integer({ min: 1, max: 12 }),
+    confidence: fc.constantFrom("high" as const, "medium" as const, "low" as const),
+    votes: fc.option(fc.record({ helpful: fc.nat(3), unhelpful: fc.nat(3) }), { nil: undefined }),
+  });
+
+  it("ranks as from the entries, and makes only the entries it hands out or is asked about (300 random banks, queries and feedback)", () => {
+    fc.assert(
+      fc.property(
+        fc.array(entryArbitrary, { minLength: 1, maxLength: 40 }),
+        fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 3 }),
+        fc.integer({ min: 0, max: 45 }),
+        fc.array(fc.nat(), { maxLength: 6 }),
+        (specs, query, count, picks) => {
+          const entries = specs.map((spec, at) => makeEntry({ name: `Entry ${at}`, description: `${spec.words.join(" ")} (${at}).`, observationCount: spec.observationCount, confidence: spec.confidence }));
+          const feedback = new Map(specs.flatMap((spec, at) => (spec.votes === undefined ? [] : [[entries[at]!.contentHash, spec.votes] as const])));
+          const options = { index: buildRelevanceIndex(entries), orders: entryOrders(entries), feedback, floor: { minimumKnownShare: 0, minimum: 0.2, relativeToBest: 0.1, minimumTerms: 1, minimumCoverage: 0 } };
+          const made = new Set<number>();
+          const list = entryList(entries.length, (position) => {
+            made.add(position);
+            return entries[position]!;
+          });
+          const facts = { observationCount: (position: number) => specs[position]!.observationCount, confidence: (position: number) => specs[position]!.confidence, contentHash: (position: number) => entries[position]!.contentHash };
+          const ranking = rankingOf(list, { text: query.join(" ") }, { ...options, facts });
+          const plain = rankingOf(entries, { text: query.join(" ") }, options);
+          const first = ranking.first(count);
+          expect(first).toEqual(plain.first(count));
+          const chosen = picks.map((pick) => entries[pick % entries.length]!);
+          expect(ranking.among(chosen)).toEqual(plain.among(chosen));
+          const handedOut = new Set([...first, ...ranking.among(chosen).values()].map((item) => entries.indexOf(item.entry)));
+          expect([...made].filter((position) => !handedOut.has(position))).toEqual([]);
+        },
+      ),
+      { numRuns: 300 },
     );
   });
 });

@@ -42,10 +42,30 @@ export interface RankingOptions {
    * alone when absent. The ranking is the same either way.
    */
   orders?: EntryOrders;
+  /**
+   * What the score reads of the entry at each position, where it is kept apart from the entries
+   * (a ranking cache's columns): the entries over the floor are then scored without being made —
+   * a list that makes each when first read (at 50,000 entries, thousands pass a session's floor)
+   * makes only those the ranking hands out. Read from the entries when absent; the ranking is the same.
+   */
+  facts?: RankingFacts;
   /** Feedback by content hash. */
   feedback?: ReadonlyMap<string, EntryFeedback>;
   /** Only the best so many (the first of the whole ranking, the same): what is not returned is never put in order. */
   limit?: number;
+}
+
+/**
+ * The fields of the candidate at each position (0 to `length − 1` of the ranked list) that its
+ * score reads (`RankingOptions.facts`): each the same as `entries.at(position)`'s.
+ *
+ * @example
+ * const facts: RankingFacts = { observationCount: (position) => counts[position]!, confidence: () => "high", contentHash: (position) => hashes[position]! };
+ */
+export interface RankingFacts {
+  observationCount(position: number): number;
+  confidence(position: number): Confidence;
+  contentHash(position: number): string;
 }
 
 export interface RelevanceFloor {
@@ -237,10 +257,10 @@ export function rankingOf<T extends Entry>(entries: EntryList<T>, query: Relevan
   const score = new Float64Array(entries.length);
   // (No vote yet, as on most machines: no entry's hash is read to find none.)
   const feedback = options.feedback !== undefined && options.feedback.size > 0 ? options.feedback : undefined;
+  const facts = options.facts ?? entryFacts(entries);
   for (const position of passing) {
-    const entry = entries.at(position)!;
-    prominence[position] = prominenceOf(entry, 1 - recency[position]! / last);
-    feedbackFactor[position] = feedbackFactorOf(feedback?.get(entry.contentHash));
+    prominence[position] = prominenceOf(facts.observationCount(position), facts.confidence(position), 1 - recency[position]! / last);
+    feedbackFactor[position] = feedback === undefined ? 1 : feedbackFactorOf(feedback.get(facts.contentHash(position)));
     score[position] = relevance[position]! * (1 + prominenceWeight * prominence[position]!) * feedbackFactor[position]!;
   }
   const compare = (a: number, b: number) => score[b]! - score[a]! || order[a]! - order[b]!;
@@ -287,7 +307,9 @@ export function rankingOf<T extends Entry>(entries: EntryList<T>, query: Relevan
     },
     among(chosen) {
       const wanted = new Set(chosen);
-      const positions = passing.filter((position) => wanted.has(entries.at(position)!));
+      // By hash first: a list that makes each entry when first read makes only those chosen.
+      const hashes = new Set(chosen.map((entry) => entry.contentHash));
+      const positions = passing.filter((position) => hashes.has(facts.contentHash(position)) && wanted.has(entries.at(position)!));
       return new Map(ranked(positions).map((item) => [item.entry, item]));
     },
   };
@@ -381,9 +403,18 @@ function sameTerms(a: ReadonlyMap<string, number>, b: ReadonlyMap<string, number
   return true;
 }
 
-function prominenceOf(entry: Entry, recency: number): number {
-  const observations = Math.min(1, Math.log(Math.max(1, entry.observationCount)) / Math.log(10));
-  return 0.6 * observations + 0.25 * CONFIDENCE_SCORE[entry.confidence] + 0.15 * recency;
+function prominenceOf(observationCount: number, confidence: Confidence, recency: number): number {
+  const observations = Math.min(1, Math.log(Math.max(1, observationCount)) / Math.log(10));
+  return 0.6 * observations + 0.25 * CONFIDENCE_SCORE[confidence] + 0.15 * recency;
+}
+
+// The facts of `entries` read from the entries themselves.
+function entryFacts(entries: EntryList): RankingFacts {
+  return {
+    observationCount: (position) => entries.at(position)!.observationCount,
+    confidence: (position) => entries.at(position)!.confidence,
+    contentHash: (position) => entries.at(position)!.contentHash,
+  };
 }
 
 function feedbackFactorOf(feedback: EntryFeedback | undefined): number {

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { buildRelevanceIndex, entryOrders, indexTerms, planInjection, termPostings } from "@iflow-memory/ranker";
+import { buildRelevanceIndex, entryOrders, indexTerms, planInjection, rankEntries, SEARCH_FLOOR, termPostings } from "@iflow-memory/ranker";
 import { CORPORA_DIR } from "@iflow-memory/test-utils";
 import { describe, expect, it } from "vitest";
 import { prepareSessionInjection } from "../prepare-session-injection.js";
@@ -37,6 +37,21 @@ describe("encodeRankingCache / decodeRankingCache", () => {
     const decoded = decodeRankingCache(encodeRankingCache("f", ranking!), "f")!;
     const request = { limit: 20, maxChars: 9000, query: { branch: "fix/embedding-call-timeouts", changedFiles: ["semantic_memory/retry.py"], text: "FTS5 keyword search" } };
     expect(planInjection({ ...request, candidates: decoded.candidates, ranking: { index: decoded.index } }).block).toBe(planInjection({ ...request, candidates: ranking!.candidates, ranking: { index: ranking!.index } }).block);
+  });
+
+  it("gives each entry's ranked fields by its position (facts) as the entry gives them, and a ranking read through them the same as through the entries", async () => {
+    const { ranking } = await prepareSessionInjection(sources);
+    // A column of hashes, and hashes of different widths kept in the header.
+    const widths = ranking!.candidates.map((entry, at) => (at === 1 ? { ...entry, contentHash: "€uro-hash" } : entry));
+    for (const written of [ranking!, { ...ranking!, candidates: widths }]) {
+      const decoded = decodeRankingCache(encodeRankingCache("f", written), "f")!;
+      const facts = decoded.facts!;
+      expect(decoded.candidates.map((_, at) => [facts.observationCount(at), facts.confidence(at), facts.contentHash(at)])).toEqual(written.candidates.map((entry) => [entry.observationCount, entry.confidence, entry.contentHash]));
+    }
+    const decoded = decodeRankingCache(encodeRankingCache("f", ranking!), "f")!;
+    const query = { text: "retry embedding calls with a timeout" };
+    const options = { index: decoded.index, orders: decoded.orders, floor: SEARCH_FLOOR };
+    expect(rankEntries(decoded.candidates, query, { ...options, facts: decoded.facts! })).toEqual(rankEntries(decoded.candidates, query, options));
   });
 
   it("gives back the orders and shared hash prefixes worked out with the index", async () => {

@@ -1,5 +1,5 @@
 import type { Category, Confidence, Entry, Scope } from "@iflow-memory/parser";
-import { entryList, indexTerms, LITTLE_ENDIAN, postingNumbers, postingText, type AnyRelevanceIndex, type EntryList, type EntryOrders, type RelevanceIndexReader } from "@iflow-memory/ranker";
+import { entryList, indexTerms, LITTLE_ENDIAN, postingNumbers, postingText, type AnyRelevanceIndex, type EntryList, type EntryOrders, type RankingFacts, type RelevanceIndexReader } from "@iflow-memory/ranker";
 import { encodeLossless } from "../lossless-utf8.js";
 import { entryLinePieces } from "./entry-file-cache.js";
 import { CATEGORY_LETTERS, CONFIDENCE_LETTERS, LazyEntry, SCOPE_LETTERS } from "./lazy-entry.js";
@@ -21,6 +21,8 @@ export interface RankingData {
   entries?: EntryList;
   index: AnyRelevanceIndex;
   orders: EntryOrders;
+  /** What a ranking's scores read of each entry, from the cache file's columns (with `entries`): the entries it ranks are not made for it. */
+  facts?: RankingFacts;
   sharedHashPrefixes: string[];
 }
 
@@ -279,7 +281,13 @@ export function decodeRankingCacheHeader(header: string, fingerprint: string, bo
   };
   const { nameStarts } = columns;
   const nameText = namesLater ? (at: number) => readLine(namesStart + nameStarts[at]!, namesStart + nameStarts[at + 1]!) : (at: number) => columns.names.toString("utf8", nameStarts[at], nameStarts[at + 1]);
-  const table: CachedTable = { readLine, nameText, columns, hashes: hashWidth > 0 ? Buffer.from(columns.hashes.buffer, columns.hashes.byteOffset, columns.hashes.byteLength).toString("latin1") : parsed.hashes!, hashWidth, full: new Map() };
+  const hashes = hashWidth > 0 ? Buffer.from(columns.hashes.buffer, columns.hashes.byteOffset, columns.hashes.byteLength).toString("latin1") : parsed.hashes!;
+  const facts: RankingFacts = {
+    observationCount: (at) => columns.observationCount[at]!,
+    confidence: (at) => CONFIDENCES_BY_CODE[columns.confidence[at]!]!,
+    contentHash: typeof hashes === "string" ? (at) => hashes.slice(at * hashWidth, (at + 1) * hashWidth) : (at) => hashes[at]!,
+  };
+  const table: CachedTable = { readLine, nameText, columns, facts, full: new Map() };
   const CachedEntry = cachedEntries(table);
   // A few hundred entries are made at once (read one at a time through a list, they cost the
   // plan of a bank of 283 more than making them all); thousands, each as it is first read, the
@@ -349,6 +357,7 @@ export function decodeRankingCacheHeader(header: string, fingerprint: string, bo
     entries,
     index,
     orders: { order: columns.order, recency: columns.recency, inOrder: columns.inOrder },
+    facts,
     sharedHashPrefixes: parsed.sharedHashPrefixes,
   };
 }
@@ -360,9 +369,8 @@ interface CachedTable {
   /** An entry's name as the file keeps it (a JSON string). */
   nameText: (at: number) => string;
   columns: ColumnLayout;
-  /** The content hashes: one after another, `hashWidth` characters each, or a list. */
-  hashes: string | string[];
-  hashWidth: number;
+  /** What a ranking reads of an entry (its observation count, confidence and content hash), from the columns. */
+  facts: RankingFacts;
   full: Map<number, Entry>;
 }
 
@@ -371,7 +379,7 @@ interface CachedTable {
 // makes 50,000 (what they share is the class's, made for the file: a field for it cost a new
 // process making 5,000 of them half a millisecond more).
 function cachedEntries(table: CachedTable): new (at: number) => Entry {
-  const { columns, hashes, hashWidth, full, readLine, nameText } = table;
+  const { columns, facts, full, readLine, nameText } = table;
   return class CachedEntry extends LazyEntry implements Entry {
     readonly #at: number;
 
@@ -384,16 +392,16 @@ function cachedEntries(table: CachedTable): new (at: number) => Entry {
       return CATEGORIES_BY_CODE[columns.category[this.#at]!]!;
     }
     get observationCount(): number {
-      return columns.observationCount[this.#at]!;
+      return facts.observationCount(this.#at);
     }
     get confidence(): Confidence {
-      return CONFIDENCES_BY_CODE[columns.confidence[this.#at]!]!;
+      return facts.confidence(this.#at);
     }
     get scope(): Scope {
       return SCOPES_BY_CODE[columns.scope[this.#at]!] ?? "local";
     }
     get contentHash(): string {
-      return typeof hashes === "string" ? hashes.slice(this.#at * hashWidth, (this.#at + 1) * hashWidth) : hashes[this.#at]!;
+      return facts.contentHash(this.#at);
     }
     // An index line shows an entry's name alone: read from the names that end the columns.
     override get name(): string {

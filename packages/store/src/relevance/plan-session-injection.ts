@@ -95,7 +95,7 @@ export function planPromptRecall(
 }
 
 function rankingOptions(ranking: NonNullable<SessionInjection["ranking"]>, options: { feedback?: ReadonlyMap<string, EntryFeedback> }): RankingOptions {
-  return { index: ranking.index, orders: ranking.orders, ...(options.feedback === undefined ? {} : { feedback: options.feedback }) };
+  return { index: ranking.index, orders: ranking.orders, ...(ranking.facts === undefined ? {} : { facts: ranking.facts }), ...(options.feedback === undefined ? {} : { feedback: options.feedback }) };
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Entry } from "@iflow-memory/parser";
-import { buildRelevanceIndex, entryOrders, injectionCandidates, rankEntries, SEARCH_FLOOR, type AnyRelevanceIndex, type EntryList, type EntryOrders, type RankedEntry } from "@iflow-memory/ranker";
+import { buildRelevanceIndex, entryOrders, injectionCandidates, rankEntries, SEARCH_FLOOR, type AnyRelevanceIndex, type EntryList, type EntryOrders, type RankedEntry, type RankingFacts } from "@iflow-memory/ranker";
 import { injectionFingerprint, type InjectionFingerprint } from "../caches/injection-cache.js";
 import { MEMORY_CACHE_SALT } from "../caches/memory-cache-salt.js";
 import { readFeedback } from "../read-feedback.js";
@@ -54,6 +54,7 @@ interface Scoped {
   candidates: EntryList;
   index: AnyRelevanceIndex;
   orders: EntryOrders;
+  facts?: RankingFacts;
   warnings: StoreWarning[];
 }
 
@@ -100,8 +101,8 @@ export function createMemorySearcher(options: { projectRoot: string; globalStore
       saving = Promise.all([saving, written]).then(() => undefined);
     }
     if (found.ranking === null) return fromSources(now, "all");
-    const { index, orders } = found.ranking;
-    return { candidates: found.ranking.entries ?? found.ranking.candidates, index, orders, warnings: found.warnings };
+    const { index, orders, facts } = found.ranking;
+    return { candidates: found.ranking.entries ?? found.ranking.candidates, index, orders, ...(facts === undefined ? {} : { facts }), warnings: found.warnings };
   };
 
   return {
@@ -114,8 +115,8 @@ export function createMemorySearcher(options: { projectRoot: string; globalStore
         // A failed read is tried again at the next search.
         scoped.catch(() => now.scopes.delete(scope));
       }
-      const { candidates, index, orders, warnings } = await scoped;
-      const results = rankEntries(candidates, { text: query }, { index, orders, feedback: readFeedback(options.globalStoreDir), floor: SEARCH_FLOOR, ...(limit < 0 ? {} : { limit }) });
+      const { candidates, index, orders, facts, warnings } = await scoped;
+      const results = rankEntries(candidates, { text: query }, { index, orders, ...(facts === undefined ? {} : { facts }), feedback: readFeedback(options.globalStoreDir), floor: SEARCH_FLOOR, ...(limit < 0 ? {} : { limit }) });
       return { results, warnings };
     },
     async sources() {
