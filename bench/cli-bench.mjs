@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // The command line's start, as a user or a script pays it: `iflow-memory --version`, `--help`,
 // and `inject` on the real bank (the memory.py drop-in) — the first run after an edit, a run with
-// no cache at all, and a repeated run (the output saved by the run before) — each run paired with a
-// `node -e 0` run in the same rotation (ratio = median of the pairs' ratios), like the hooks.
+// no cache at all, and a repeated run (the output saved by the run before); the Claude Code
+// plugin's command as its Bash tool runs it — each run paired with a `node -e 0` run in the same
+// rotation (ratio = median of the pairs' ratios), like the hooks.
 // Writes its section of BENCHMARKS.md (between the cli-bench markers).
 import { spawnSync } from "node:child_process";
 import { appendFileSync, cpSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
@@ -14,6 +15,9 @@ import { benchSection, writeBenchSection } from "./bench-section.mjs";
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 // The package's bin runs this file.
 const CLI = join(REPO_ROOT, "packages/cli/dist/bin.cjs");
+// The Claude Code plugin's command as its Bash tool runs it (the plugin's bin/ on its PATH): a
+// shell script that runs the same file, copied into the plugin as bin/iflow-memory.cjs.
+const PLUGIN_COMMAND = ["sh", join(REPO_ROOT, "plugins/iflow-memory/bin/iflow-memory")];
 const CORPORA = join(REPO_ROOT, "test/fixtures/corpora");
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 // A user's global store (empty) whose cache folder keeps inject's saved output.
@@ -35,9 +39,9 @@ function edit() {
 }
 // A repeated run: the files settled since the last edit (a file younger than two seconds is never
 // kept), and the output saved by a run before.
-function saved() {
+function saved(command = [process.execPath, CLI]) {
   wait(Math.max(0, editedAt + 2_100 - Date.now()));
-  time([CLI, ...INJECT]);
+  time([...command, ...INJECT]);
 }
 
 // In this order (each round starts one further): each run after an edit finds the edited file kept
@@ -72,33 +76,49 @@ const rows = [
     },
     budget: "≤ 1.5 × (memory.py ≈ 2 ×)",
   },
-].map((row) => ({ ...row, times: [], ratios: [] }));
+  {
+    name: "the Claude Code plugin's command as its Bash tool runs it (`iflow-memory --version`: `sh` runs the plugin's `bin/iflow-memory`, which runs node on the file beside it, the package's `bin.cjs` as built)",
+    command: PLUGIN_COMMAND,
+    args: ["--version"],
+    budget: "≤ 1.3 ×",
+  },
+  {
+    name: "the plugin's command: `iflow-memory inject` as above, run again (its own saved output: a slot per build)",
+    command: PLUGIN_COMMAND,
+    args: INJECT,
+    before: () => saved(PLUGIN_COMMAND),
+    budget: "≤ 1.5 × (memory.py ≈ 2 ×)",
+  },
+].map((row) => ({ command: [process.execPath, CLI], ...row, times: [], ratios: [] }));
 
-function time(args) {
+// Runs `command` (node and the CLI's file, unless another command is given) with `args`.
+function time([file, ...args]) {
   const start = process.hrtime.bigint();
-  const result = spawnSync(process.execPath, args, { env: ENV, encoding: "utf8" });
+  const result = spawnSync(file, args, { env: ENV, encoding: "utf8" });
   const elapsed = Number(process.hrtime.bigint() - start) / 1e6;
-  if (result.status !== 0) throw new Error(`node ${args.join(" ")} exited ${result.status}: ${result.stderr}`);
+  if (result.status !== 0) throw new Error(`${file} ${args.join(" ")} exited ${result.status}: ${result.stderr}`);
   return { elapsed, stdout: result.stdout };
 }
+const node = (...args) => time([process.execPath, ...args]);
 const median = (values) => [...values].sort((a, b) => a - b)[values.length >> 1];
 
 // The copied files settle before any output of them may be saved.
 wait(2_100);
 // Each command does its work: the version, the help, the block.
-if (time([CLI, "--version"]).stdout.trim() === "" || !time([CLI, ...INJECT]).stdout.startsWith("## Engineering Memory")) throw new Error("the CLI printed nothing");
-// The saved output is the one worked out from scratch.
+if (node(CLI, "--version").stdout.trim() === "" || !node(CLI, ...INJECT).stdout.startsWith("## Engineering Memory")) throw new Error("the CLI printed nothing");
+// The saved output is the one worked out from scratch; the plugin's command prints the same.
 forgetSavedOutput();
-const fresh = time([CLI, ...INJECT]).stdout;
-if (time([CLI, ...INJECT]).stdout !== fresh) throw new Error("the saved output differs");
+const fresh = node(CLI, ...INJECT).stdout;
+if (node(CLI, ...INJECT).stdout !== fresh) throw new Error("the saved output differs");
+if (time([...PLUGIN_COMMAND, ...INJECT]).stdout !== fresh || time([...PLUGIN_COMMAND, "--version"]).stdout !== node(CLI, "--version").stdout) throw new Error("the plugin's command prints otherwise");
 const baseline = [];
 for (let run = 0; run < RUNS; run++) {
   for (let at = 0; at < rows.length; at++) {
     const row = rows[(at + run) % rows.length];
     wait(50);
     row.before?.();
-    const base = time(["-e", "0"]).elapsed;
-    const elapsed = time([CLI, ...row.args]).elapsed;
+    const base = node("-e", "0").elapsed;
+    const elapsed = time([...row.command, ...row.args]).elapsed;
     baseline.push(base);
     row.times.push(elapsed);
     row.ratios.push(elapsed / base);

@@ -12,9 +12,16 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const FILES = [
   ...["session-start.cjs", "user-prompt-submit.cjs", "session-start-run.cjs", "user-prompt-submit-run.cjs", "session-start-prepare.cjs", "session-start-plan.cjs", "session-start-aside.cjs", "session-start-yaml.cjs"].map((file) => [`packages/hook-adapter/dist/${file}`, `plugins/iflow-memory/hooks/${file}`]),
   ["packages/mcp-server/dist/mcp-server.cjs", "plugins/iflow-memory/mcp/mcp-server.cjs"],
-  // The command itself, for the skill and for users of the plugin alone.
-  ["packages/cli/dist/standalone/iflow-memory.mjs", "plugins/iflow-memory/bin/iflow-memory.mjs"],
+  // The command itself, for the skill and for users of the plugin alone: its entry, what it loads
+  // for inject, and the rest of the command line in one file (bin/iflow-memory and
+  // bin/iflow-memory.mjs, committed as they are, run the entry).
+  ["packages/cli/dist/bin.cjs", "plugins/iflow-memory/bin/iflow-memory.cjs"],
+  ...["inject.cjs", "inject-yaml.cjs"].map((file) => [`packages/cli/dist/${file}`, `plugins/iflow-memory/bin/${file}`]),
+  ["packages/cli/dist/standalone/run.mjs", "plugins/iflow-memory/bin/run.mjs"],
 ];
+// The command's entry, the one file of the folder made executable (Claude Code puts the folder on
+// the PATH of its Bash tool: the others are not commands).
+const EXECUTABLE = "plugins/iflow-memory/bin/iflow-memory.cjs";
 const check = process.argv.includes("--check");
 let stale = [];
 for (const [builtPath, committedPath] of FILES) {
@@ -29,7 +36,7 @@ for (const [builtPath, committedPath] of FILES) {
   else {
     mkdirSync(dirname(committed), { recursive: true });
     copyFileSync(built, committed);
-    if (committedPath.includes("/bin/")) chmodSync(committed, 0o755);
+    if (committedPath === EXECUTABLE) chmodSync(committed, 0o755);
   }
 }
 if (stale.length > 0) {

@@ -47,19 +47,17 @@ export default defineConfig([
     splitting: false,
     minify: true,
     sourcemap: false,
-    define: { __IFLOW_MEMORY_VERSION__: JSON.stringify(version), __IFLOW_MEMORY_SPLIT__: "true" },
+    define: { __IFLOW_MEMORY_VERSION__: JSON.stringify(version) },
     // crypto and zlib at their first use: inject after an edit hashes the few entries it adds
     // without crypto, and needs zlib's CRC-32 only for a large file that grew.
     esbuildPlugins: [lazyBuiltins(["crypto", "zlib"]), sideEffectFree(["jsonc-parser"]), moduleInOwnFile("yaml", "./inject-yaml.cjs")],
-    esbuildOptions: (options) => {
-      // bin.ts reads import.meta.url only where __dirname is missing (an ES module).
-      options.logOverride = { "empty-import-meta": "silent" };
-    },
   },
-  // The command as one file, for the Claude Code plugin (plugins/iflow-memory/bin), which ships
-  // no node_modules: `node "${CLAUDE_PLUGIN_ROOT}/bin/iflow-memory.mjs" …`.
+  // The rest of the command line (run.ts) as one file, for the Claude Code plugin
+  // (plugins/iflow-memory/bin), which ships no node_modules: bin.cjs, inject.cjs and
+  // inject-yaml.cjs are the files above, copied beside it; bin.cjs loads it for what it does not
+  // answer itself, as it loads run.js here.
   {
-    entry: { "iflow-memory": "src/bin.ts" },
+    entry: { run: "src/run.ts" },
     outDir: "dist/standalone",
     outExtension: () => ({ js: ".mjs" }),
     format: ["esm"],
@@ -70,6 +68,6 @@ export default defineConfig([
     splitting: false,
     minify: true,
     sourcemap: false,
-    define: { __IFLOW_MEMORY_VERSION__: JSON.stringify(version), __IFLOW_MEMORY_SPLIT__: "false" },
+    define: { __IFLOW_MEMORY_VERSION__: JSON.stringify(version) },
   },
 ]);

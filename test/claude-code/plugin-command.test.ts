@@ -2,7 +2,7 @@ import { REPO_ROOT } from "@iflow-memory/test-utils";
 import { describe, expect, it } from "vitest";
 import { demoWorkspace as workspace, messagesRequests, type MockMessagesApi, requestTexts, runClaude, textReply, toolUseReply } from "./harness.js";
 
-// A user of the plugin alone has the command too: the plugin carries it (bin/iflow-memory.mjs),
+// A user of the plugin alone has the command too: the plugin carries it (bin/iflow-memory.cjs),
 // and its retrospective-memory skill runs it through ${CLAUDE_PLUGIN_ROOT}.
 
 async function claude(api: MockMessagesApi, home: string, cwd: string, args: string[]): Promise<void> {
@@ -23,7 +23,7 @@ describe("the plugin's command, in a real Claude Code session", () => {
     expect(skill).toBeDefined();
     // Claude Code puts the installed plugin's folder in place of ${CLAUDE_PLUGIN_ROOT}.
     expect(skill).not.toContain("${CLAUDE_PLUGIN_ROOT}");
-    const command = /node "([^"]+\/bin\/iflow-memory\.mjs)" promote --feature <feature-id>\n/.exec(skill!)?.[1];
+    const command = /node "([^"]+\/bin\/iflow-memory\.cjs)" promote --feature <feature-id>\n/.exec(skill!)?.[1];
     expect(command).toBeDefined();
 
     // The model runs the command the skill names, as the skill says, and it works.

@@ -1,11 +1,18 @@
 import { builtinModules } from "node:module";
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { CLI_BIN, copyCorpus, CORPORA_DIR, makeTempDir, REPO_ROOT, runNode } from "@iflow-memory/test-utils";
 import { describe, expect, it } from "vitest";
 
 const PLUGIN = join(REPO_ROOT, "plugins/iflow-memory");
 const BUNDLE_FILES = ["session-start.cjs", "user-prompt-submit.cjs", "session-start-run.cjs", "user-prompt-submit-run.cjs", "session-start-prepare.cjs", "session-start-plan.cjs", "session-start-aside.cjs", "session-start-yaml.cjs"];
+// The command's built files in the plugin's bin/, and what each is built as.
+const COMMAND_FILES: Array<[string, string]> = [
+  ["iflow-memory.cjs", "packages/cli/dist/bin.cjs"],
+  ["inject.cjs", "packages/cli/dist/inject.cjs"],
+  ["inject-yaml.cjs", "packages/cli/dist/inject-yaml.cjs"],
+  ["run.mjs", "packages/cli/dist/standalone/run.mjs"],
+];
 
 describe("the Claude Code plugin", () => {
   it("is listed by the marketplace, and its hooks.json runs a bundle that exists", () => {
@@ -27,6 +34,7 @@ describe("the Claude Code plugin", () => {
       expect(readFileSync(join(PLUGIN, "hooks", file)).equals(readFileSync(join(REPO_ROOT, "packages/hook-adapter/dist", file))), `${file} is stale`).toBe(true);
     }
     expect(readFileSync(join(PLUGIN, "mcp/mcp-server.cjs")).equals(readFileSync(join(REPO_ROOT, "packages/mcp-server/dist/mcp-server.cjs"))), "mcp/mcp-server.cjs is stale").toBe(true);
+    for (const [file, built] of COMMAND_FILES) expect(readFileSync(join(PLUGIN, "bin", file)).equals(readFileSync(join(REPO_ROOT, built))), `bin/${file} is stale`).toBe(true);
   });
 
   it("declares its MCP server in .mcp.json, running the committed bundle with node", () => {
@@ -44,6 +52,47 @@ describe("the Claude Code plugin", () => {
       expect(/\.node["'`]/.test(text), `${file} loads a native addon`).toBe(false);
       const imported = [...text.matchAll(/\bimport\s*\(\s*["'`]([^"'`]+)["'`]/g)].map((match) => match[1]!);
       expect(imported.filter((name) => !builtins.has(name)), `${file} imports a package`).toEqual([]);
+    }
+  });
+
+  it("carries the command as the CLI is built, needing nothing but node's built-ins and its own files", () => {
+    const own = new Set(["./inject.cjs", "./inject-yaml.cjs"]);
+    for (const [file] of COMMAND_FILES) {
+      const text = readFileSync(join(PLUGIN, "bin", file), "utf8");
+      // require("…") and import("…") — not in a string (ajv, bundled with the MCP SDK, names its
+      // runtime in the code it would write out: 'require("ajv/dist/runtime/equal").default') — and, in
+      // the ES module, its import statements (`import{a as b}from"fs";`).
+      const calls = /(?<!['"`])\brequire\(\s*["'`]([^"'`]+)["'`]\s*\)|\bimport\s*\(\s*["'`]([^"'`]+)["'`]/g;
+      const statements = /(?:^|[;}\n])\s*import\s*[^"'`();]*?\bfrom\s*["'`]([^"'`]+)["'`]/g;
+      const named = [...[...text.matchAll(calls)].map((match) => (match[1] ?? match[2])!), ...(file.endsWith(".mjs") ? [...text.matchAll(statements)].map((match) => match[1]!) : [])];
+      expect(named.filter((name) => !builtinModules.includes(name.replace(/^node:/, "")) && !own.has(name)), file).toEqual([]);
+      // A native addon: named above (a path ending in .node), or loaded by process.dlopen.
+      expect(text.includes("dlopen"), `${file} loads a native addon`).toBe(false);
+    }
+    // Claude Code puts bin/ on the PATH of its Bash tool: only the command's names are commands there.
+    const executable = readdirSync(join(PLUGIN, "bin")).filter((name) => (statSync(join(PLUGIN, "bin", name)).mode & 0o111) !== 0);
+    expect(executable.sort()).toEqual(["iflow-memory", "iflow-memory.cjs", "iflow-memory.mjs"]);
+  });
+
+  it("runs the command from a copy of the plugin elsewhere, by each of its names, as the CLI runs it", async () => {
+    const base = makeTempDir();
+    const plugin = join(base, "plugin");
+    cpSync(PLUGIN, plugin, { recursive: true });
+    const project = copyCorpus("iflow-kb-2026-04", base);
+    const env = { HOME: join(base, "home"), IFLOW_MEMORY_HOME: join(base, "store") };
+    mkdirSync(env.IFLOW_MEMORY_HOME);
+    const inject = ["inject", "--project-root", project, "--global-store", join(CORPORA_DIR, "global-store-example"), "--no-tracking"];
+    const expected = await runNode(CLI_BIN, inject, { env: { ...env, IFLOW_MEMORY_HOME: join(base, "other-store") }, cwd: base });
+    expect(expected.stdout).toContain("## Engineering Memory");
+    for (const entry of ["bin/iflow-memory.cjs", "bin/iflow-memory.mjs"]) {
+      const command = join(plugin, entry);
+      expect((await runNode(command, ["--version"], { env, cwd: base })).stdout).toBe((await runNode(CLI_BIN, ["--version"], { env, cwd: base })).stdout);
+      // Worked out (inject.cjs), then printed as saved.
+      for (let run = 0; run < 2; run++) expect(await runNode(command, inject, { env, cwd: base }), entry).toMatchObject({ code: 0, stdout: expected.stdout, stderr: "" });
+      // Everything else, in run.mjs.
+      const listed = await runNode(command, ["list", "--scope", "local", "--project-root", project, "--json"], { env, cwd: base });
+      expect(listed.code, listed.stderr).toBe(0);
+      expect((JSON.parse(listed.stdout) as unknown[]).length).toBe(265);
     }
   });
 
@@ -86,8 +135,8 @@ describe("the Claude Code plugin", () => {
     for (const file of [...BUNDLE_FILES.map((name) => join(PLUGIN, "hooks", name)), join(PLUGIN, "mcp/mcp-server.cjs")]) {
       expect(readFileSync(file, "utf8").includes("OpenBraceToken"), file).toBe(false);
     }
-    // The command, whose setup uses it, does.
-    expect(readFileSync(join(PLUGIN, "bin/iflow-memory.mjs"), "utf8").includes("OpenBraceToken")).toBe(true);
+    // The command, whose setup uses it, does (in the rest of the command line, which setup is in).
+    expect(readFileSync(join(PLUGIN, "bin/run.mjs"), "utf8").includes("OpenBraceToken")).toBe(true);
   });
 
   it("gives, from a copy outside the repository, the same output as iflow-memory hook session-start", async () => {

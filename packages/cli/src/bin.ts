@@ -1,22 +1,21 @@
 #!/usr/bin/env node
 // Built as CommonJS (dist/bin.cjs), because node starts a CommonJS file several milliseconds
-// sooner than an ES module, and as the plugin's single ES module file (dist/standalone). What is
+// sooner than an ES module; the Claude Code plugin carries it too (bin/iflow-memory.cjs). What is
 // asked most — the version, the help, `inject`, the hooks — is answered here without commander
-// or any other command; everything else loads the whole command line (run.js).
+// or any other command; everything else loads the whole command line (run.js beside it, or the
+// plugin's run.mjs: the same, in one file).
 import { existsSync, statSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { descriptorWriter, requireWithCodeCacheFile } from "@iflow-memory/hook-adapter";
 import { resolveGlobalStoreDir, storeCacheDir } from "@iflow-memory/store";
 import { formatTopLevelHelp, TOP_LEVEL_HELP } from "./help-text.js";
 import { runInject, type InjectModule } from "./run-inject.js";
 
 declare const __IFLOW_MEMORY_VERSION__: string;
-/** True in dist/bin.cjs, whose inject.cjs and run.js are files beside it; false where the command is one file. */
-declare const __IFLOW_MEMORY_SPLIT__: boolean;
 
 const VERSION = typeof __IFLOW_MEMORY_VERSION__ === "string" ? __IFLOW_MEMORY_VERSION__ : "0.0.0-dev";
-const here = typeof __dirname === "string" ? __dirname : dirname(fileURLToPath(import.meta.url));
+const here = __dirname;
 const argv = process.argv.slice(2);
 
 // waitForStop is asked for only by a command that serves (ui): the others keep node's own Ctrl-C.
@@ -30,11 +29,11 @@ const withStreams = () => {
   return { ...io, stdin: process.stdin, stdout: process.stdout, stderr: process.stderr };
 };
 
-const loadRun = (): Promise<typeof import("./run.js")> => (__IFLOW_MEMORY_SPLIT__ ? import(pathToFileURL(join(here, "run.js")).href) : import("./run.js"));
+// The plugin's folder has no package.json to make a .js file an ES module: its run is run.mjs.
+const loadRun = (): Promise<typeof import("./run.js")> => import(pathToFileURL(join(here, existsSync(join(here, "run.mjs")) ? "run.mjs" : "run.js")).href);
 // inject.cjs with V8's code cache in the user's store (when there is one: the cache is no reason to
 // make it), every function of it compiled there: a run after an edit keeps what a first run may not have.
-const loadInject = async (): Promise<InjectModule> =>
-  __IFLOW_MEMORY_SPLIT__ ? (requireWithCodeCacheFile(join(here, "inject.cjs"), injectCodeCache(), require, undefined, { eager: true }) as InjectModule) : import("./inject-command.js");
+const loadInject = async (): Promise<InjectModule> => requireWithCodeCacheFile(join(here, "inject.cjs"), injectCodeCache(), require, undefined, { eager: true }) as InjectModule;
 function injectCodeCache(): string | null {
   try {
     const home = resolveGlobalStoreDir({ env: process.env });
@@ -46,8 +45,7 @@ function injectCodeCache(): string | null {
 
 // What a saved inject output is keyed by besides its files: this version and this build of the code that works it out.
 function injectCacheSalt(): string {
-  const code = __IFLOW_MEMORY_SPLIT__ ? join(here, "inject.cjs") : fileURLToPath(import.meta.url);
-  const info = statSync(code, { throwIfNoEntry: false });
+  const info = statSync(join(here, "inject.cjs"), { throwIfNoEntry: false });
   return `${VERSION}\n${info === undefined ? "" : `${info.size}:${info.mtimeMs}`}`;
 }
 

@@ -46,7 +46,7 @@ function besideThisCommand(paths: string[]): string | null {
   return paths.map((path) => fileURLToPath(new URL(path, import.meta.url))).find((path) => existsSync(path)) ?? null;
 }
 
-// The CLI's entry: bin.js beside this chunk, or this file itself where the CLI is one file (the plugin's).
+// The CLI's entry: bin.js beside this chunk, or the plugin's iflow-memory.cjs beside its run.mjs.
 function thisCommand(): string {
-  return besideThisCommand(["./bin.js"]) ?? fileURLToPath(import.meta.url);
+  return besideThisCommand(["./bin.js", "./iflow-memory.cjs"]) ?? fileURLToPath(import.meta.url);
 }

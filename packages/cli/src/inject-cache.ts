@@ -20,8 +20,10 @@ export interface InjectCacheSlot {
  * The cache slot of `inject` with these options, in the cache folder of the user's global store
  * (`$IFLOW_MEMORY_HOME`, else ~/.claude/iflow/memory, whatever --global-store names), beside the
  * hooks' cached injections and keyed by the same fingerprint of every file the output is worked
- * out from (the config, the knowledge bank, the global store and its feedback). Null when the
- * output is not cached: --verbose (it lists the folder), no project folder, no memory file.
+ * out from (the config, the knowledge bank, the global store and its feedback). A slot per build
+ * (`salt`): two installs of the command (the package's and the Claude Code plugin's) called in
+ * turn keep each its own output, not each the other's stale. Null when the output is not cached:
+ * --verbose (it lists the folder), no project folder, no memory file.
  *
  * @example
  * const slot = await injectCacheSlot(options, io, "0.1.0 …");
@@ -39,7 +41,7 @@ export async function injectCacheSlot(options: InjectOptions, io: Pick<CliIO, "c
   const fingerprint = take();
   if (!fingerprint.memory) return null;
   return {
-    path: join(storeCacheDir(home), `inject-${shortHash(`${projectRoot}\n${globalStoreDir}\n${asked}`)}.json`),
+    path: join(storeCacheDir(home), `inject-${shortHash(`${projectRoot}\n${globalStoreDir}\n${asked}\n${salt}`)}.json`),
     key: fingerprint.value,
     settled: fingerprint.settled,
     recheck: () => take().value,

@@ -126,6 +126,16 @@ describe("runInject", () => {
     expect(loaded).toEqual(["inject-command"]);
   }, 15_000);
 
+  it("keeps an output per build: two installs called in turn each print their own saved output", async () => {
+    const { home, args } = setup();
+    await settle();
+    const expected = await commander(args, home);
+    const loaded: string[] = [];
+    for (const salt of ["package", "plugin", "package", "plugin"]) expect(await inject(args, home, salt, loaded)).toEqual(expected);
+    expect(loaded).toEqual(["inject-command", "inject-command"]);
+    expect(cacheFiles(home)).toHaveLength(2);
+  }, 15_000);
+
   it("keys the output by its options: --json and --limit are saved apart", async () => {
     const { home, args } = setup();
     await settle();
