@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { codeCacheFile } from "@iflow-memory/store";
 import { CLI_BIN, makeTempDir, REPO_ROOT, runNode } from "@iflow-memory/test-utils";
 import { describe, expect, it } from "vitest";
 
@@ -74,7 +75,7 @@ describe("iflow-memory, as a user runs it", () => {
     const plain = await cli(args, { HOME: home });
     expect([plain.code, existsSync(store)]).toEqual([0, false]);
     mkdirSync(store, { recursive: true });
-    const cache = join(store, ".cache/code-inject.bin");
+    const cache = codeCacheFile(join(store, ".cache"), join(REPO_ROOT, "packages/cli/dist/inject.cjs"));
     const outputs = [];
     for (const before of [
       () => undefined,

@@ -2,8 +2,8 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { appendFileSync, chmodSync, closeSync, constants, cpSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { indexTerms } from "@iflow-memory/ranker";
-import { injectionCachePath, prepareSessionInjection, rankingCachePath, readCachedRanking } from "@iflow-memory/store";
-import { CLI_BIN, copyCorpus, CORPORA_DIR, dedent, HOOK_BIN, IN_CI, makeTempDir, PROMPT_HOOK_BIN, runNode, testNodes } from "@iflow-memory/test-utils";
+import { codeCacheFile, injectionCachePath, prepareSessionInjection, rankingCachePath, readCachedRanking } from "@iflow-memory/store";
+import { CLI_BIN, copyCorpus, CORPORA_DIR, dedent, HOOK_BIN, IN_CI, makeTempDir, PROMPT_HOOK_BIN, REPO_ROOT, runNode, testNodes } from "@iflow-memory/test-utils";
 import { describe, expect, it } from "vitest";
 
 const ENTRY = "### Pattern: Small Steps\nCommit often; a small diff is a reviewed diff.\n- Observation count: 2\n";
@@ -270,7 +270,7 @@ describe.each(testNodes())("on $label", ({ major, executable, missing }) => {
       for (let waited = 0; writing() && waited < 5_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
       // Beside it, only the hook's code cache, the files' entries and the mark of the cache's last
       // pruning (no claim left, nothing half-written).
-      expect(readdirSync(join(store, ".cache")).filter((name) => !/^code-[a-z-]+\.bin$/.test(name) && name !== "files" && name !== ".pruned")).toEqual([cache]);
+      expect(readdirSync(join(store, ".cache")).filter((name) => !/^code-[a-z-]+-[0-9a-f]{8}\.bin$/.test(name) && name !== "files" && name !== ".pruned")).toEqual([cache]);
       expect(readdirSync(join(store, ".cache/files")).filter((name) => !/^[0-9a-f]{8}-[0-9a-f]{8}\.json$/.test(name))).toEqual([]);
       const second = await hook(stdinFor(projectRoot), home, { env, viaCli });
       expect([second.code, second.stderr]).toEqual([0, ""]);
@@ -441,7 +441,7 @@ describe.each(testNodes())("on $label", ({ major, executable, missing }) => {
   describe("the hooks' code cache", () => {
     it("keeps V8's code cache in the store's cache folder, and answers the same with it, without it, and with a damaged, cut or stale one", async () => {
       const { home, projectRoot, store } = workspace();
-      const cache = join(store, ".cache/code-session-start-run.bin");
+      const cache = codeCacheFile(join(store, ".cache"), join(REPO_ROOT, "packages/hook-adapter/dist/session-start-run.cjs"));
       const run = async () => {
         const result = await hook(stdinFor(projectRoot), home);
         return { code: result.code, stdout: result.stdout, stderr: result.stderr };
@@ -495,7 +495,7 @@ describe.each(testNodes())("on $label", ({ major, executable, missing }) => {
       const first = await runNode(PROMPT_HOOK_BIN, [], { node: executable, stdin: prompt("s1"), env: { HOME: home } });
       const second = await runNode(PROMPT_HOOK_BIN, [], { node: executable, stdin: prompt("s2"), env: { HOME: home } });
       expect([first.code, first.stderr, first.stdout.includes('"hookEventName":"UserPromptSubmit"'), second.code, second.stderr, second.stdout === first.stdout]).toEqual([0, "", true, 0, "", true]);
-      expect(existsSync(join(store, ".cache/code-user-prompt-submit-run.bin"))).toBe(true);
+      expect(existsSync(codeCacheFile(join(store, ".cache"), join(REPO_ROOT, "packages/hook-adapter/dist/user-prompt-submit-run.cjs")))).toBe(true);
     });
   });
 

@@ -96,6 +96,34 @@ describe("the Claude Code plugin", () => {
     }
   });
 
+  it("keeps V8's code cache per install: two copies of it sharing one store each start from their own, not from the other's", async () => {
+    const base = makeTempDir();
+    const copies = ["one", "two"].map((name) => {
+      const plugin = join(base, name);
+      cpSync(PLUGIN, plugin, { recursive: true });
+      return plugin;
+    });
+    const project = copyCorpus("iflow-kb-2026-04", base);
+    mkdirSync(join(project, ".git"));
+    const home = join(base, "home");
+    const cacheDir = join(home, ".claude/iflow/memory/.cache");
+    mkdirSync(cacheDir, { recursive: true });
+    let session = 0;
+    const start = (plugin: string) =>
+      runNode(join(plugin, "hooks/session-start.cjs"), [], { stdin: JSON.stringify({ session_id: `two-installs-${++session}`, cwd: project, hook_event_name: "SessionStart", source: "startup" }), env: { HOME: home }, cwd: project });
+    // --verbose: no saved output, so inject.cjs is loaded at every run.
+    const inject = (plugin: string) => runNode(join(plugin, "bin/iflow-memory.cjs"), ["inject", "--project-root", project, "--no-tracking", "--verbose"], { env: { HOME: home }, cwd: project });
+    const codeCaches = () => Object.fromEntries(readdirSync(cacheDir).filter((name) => name.startsWith("code-")).map((name) => [name, statSync(join(cacheDir, name)).mtimeMs]));
+    const runs: Array<[number | null, string]> = [];
+    for (const plugin of copies) for (const run of [await start(plugin), await inject(plugin)]) runs.push([run.code, run.stderr.split("\n")[0]!]);
+    const written = codeCaches();
+    // Taken again by each copy: none written again (a cache rejected is written again as its process exits).
+    for (const plugin of copies) for (const run of [await start(plugin), await inject(plugin)]) runs.push([run.code, run.stderr.split("\n")[0]!]);
+    expect(runs.map(([code]) => code)).toEqual(runs.map(() => 0));
+    expect(codeCaches()).toEqual(written);
+    expect(Object.keys(written).filter((name) => /^code-(session-start-run|inject)-[0-9a-f]{8}\.bin$/.test(name))).toHaveLength(4);
+  });
+
   it("keeps the YAML parser in a file of its own, which the preparation and the command's inject require only to read a config file", async () => {
     // A name of the parser's own error class, found in its code alone.
     const holdsYaml = (path: string) => readFileSync(path, "utf8").includes("YAMLParseError");

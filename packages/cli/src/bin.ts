@@ -8,7 +8,7 @@ import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { descriptorWriter, requireWithCodeCacheFile } from "@iflow-memory/hook-adapter";
-import { resolveGlobalStoreDir, storeCacheDir } from "@iflow-memory/store";
+import { codeCacheFile, resolveGlobalStoreDir, storeCacheDir } from "@iflow-memory/store";
 import { formatTopLevelHelp, TOP_LEVEL_HELP } from "./help-text.js";
 import { runInject, type InjectModule } from "./run-inject.js";
 
@@ -37,7 +37,7 @@ const loadInject = async (): Promise<InjectModule> => requireWithCodeCacheFile(j
 function injectCodeCache(): string | null {
   try {
     const home = resolveGlobalStoreDir({ env: process.env });
-    return existsSync(home) ? join(storeCacheDir(home), "code-inject.bin") : null;
+    return existsSync(home) ? codeCacheFile(storeCacheDir(home), join(here, "inject.cjs")) : null;
   } catch {
     return null;
   }

@@ -1,16 +1,17 @@
 import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, utimesSync, writeSync } from "node:fs";
-import { basename, dirname } from "node:path";
+import { dirname } from "node:path";
 import type { Script } from "node:vm";
+import { CODE_CACHE_MAGIC as MAGIC } from "@iflow-memory/store";
 
-// The first line of a code cache file, then a line of JSON (what the code was compiled from, the
-// length of what follows, the file's own modification time), then V8's data.
-const MAGIC = "iflow-memory code cache 1\n";
+// A code cache file: its first line (MAGIC), then a line of JSON (what the code was compiled
+// from, the length of what follows, the file's own modification time), then V8's data.
 
 /**
  * `require` of the CommonJS file at `path`, with V8's code cache kept in `cacheFile`: the process
  * then deserializes the file's compiled code instead of parsing and compiling it (some
  * milliseconds of a hook or a command that answers in a few dozen). The cache is keyed by the
- * node version and the file's identity (size, times, inode). V8 checks only the header of its
+ * node version and the file's path and identity (size, times, inode); `codeCacheFile` names a
+ * cache file per install. V8 checks only the header of its
  * data, and damaged data would crash node, so the file is checked before V8 sees it: written
  * whole under another name and renamed, its modification time set to a random past second that
  * its header records — any later write to it (garbage, a truncation) sets that time to now. (A
@@ -28,7 +29,8 @@ const MAGIC = "iflow-memory code cache 1\n";
  * hook's own) keeps what its run compiled: the larger cache would cost every start its reading.
  *
  * @example
- * requireWithCodeCacheFile(join(__dirname, "inject.cjs"), join(storeCacheDir(home), "code-inject.bin"), require, undefined, { eager: true });
+ * const bundle = join(__dirname, "inject.cjs");
+ * requireWithCodeCacheFile(bundle, codeCacheFile(storeCacheDir(home), bundle), require, undefined, { eager: true });
  */
 export function requireWithCodeCacheFile(
   path: string,
@@ -85,7 +87,7 @@ function readBundle(path: string): { source: string; key: string } {
   try {
     const info = fstatSync(descriptor, { bigint: true });
     const source = readFileSync(descriptor, "utf8");
-    return { source, key: JSON.stringify([process.version, process.arch, basename(path), `${info.size}:${info.mtimeNs}:${info.ctimeNs}:${info.ino}:${info.dev}`]) };
+    return { source, key: JSON.stringify([process.version, process.arch, path, `${info.size}:${info.mtimeNs}:${info.ctimeNs}:${info.ino}:${info.dev}`]) };
   } finally {
     closeSync(descriptor);
   }

@@ -1,5 +1,5 @@
-import { basename, join } from "node:path";
-import { resolveGlobalStoreDir, storeCacheDir } from "@iflow-memory/store";
+import { join } from "node:path";
+import { codeCacheFile, resolveGlobalStoreDir, storeCacheDir } from "@iflow-memory/store";
 import { requireWithCodeCacheFile } from "../code-cache.js";
 
 /**
@@ -29,11 +29,12 @@ export function requireWithCodeCache(bundle: string, options: { eager?: boolean 
 }
 
 function runBundle(bundle: string, target: { exports: unknown }, options: { eager?: boolean } = {}): void {
+  const path = join(__dirname, bundle);
   let cacheFile: string | null = null;
   try {
-    cacheFile = join(storeCacheDir(resolveGlobalStoreDir({ env: process.env })), `code-${basename(bundle, ".cjs")}.bin`);
+    cacheFile = codeCacheFile(storeCacheDir(resolveGlobalStoreDir({ env: process.env })), path);
   } catch {
     // No home folder to find the store in: no cache, and the hook says what it can.
   }
-  requireWithCodeCacheFile(join(__dirname, bundle), cacheFile, require, target, options);
+  requireWithCodeCacheFile(path, cacheFile, require, target, options);
 }

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { prepareSessionInjection } from "../prepare-session-injection.js";
+import { CODE_CACHE_MAGIC, codeCacheBundle, codeCacheFile } from "./code-cache-file.js";
 import { entryFileCachePath } from "./entry-file-cache.js";
 import { injectionCachePath, rankingCachePath, storeCacheDir, writeCachedInjection } from "./injection-cache.js";
 import { CACHE_MAX_AGE_MS, pruneStoreCache } from "./prune-store-cache.js";
@@ -21,9 +22,16 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(store, { recursive: true, force: true }));
 
+// A code cache of the bundle at `bundle`, written as the hook adapter writes one (its key: node's
+// version, the architecture, the bundle's path, its identity), last read and written a year ago.
+function codeCache(bundle: string): string {
+  const key = JSON.stringify([process.version, process.arch, bundle, "24:1:1:7:2049"]);
+  return cacheFile(codeCacheFile(cache, bundle), 365 * DAY, 365 * DAY, `${CODE_CACHE_MAGIC}${JSON.stringify({ key, length: 3, modified: 946684800 })}\nV8!`);
+}
+
 // A file last read and written `ageMs` before NOW (or read at `readAgeMs`).
-function cacheFile(path: string, ageMs: number, readAgeMs = ageMs): string {
-  writeFileSync(path, "{}\n");
+function cacheFile(path: string, ageMs: number, readAgeMs = ageMs, text = "{}\n"): string {
+  writeFileSync(path, text);
   utimesSync(path, (NOW - readAgeMs) / 1000, (NOW - ageMs) / 1000);
   return path;
 }
@@ -43,14 +51,15 @@ describe("pruneStoreCache", () => {
       cacheFile(join(cache, "injection-9f9f9f9f.json.iflow-3a2b1a21894ee42e.tmp"), 2 * DAY),
       cacheFile(join(cache, "code-session-start-run.bin.3a2b18c4d5e.tmp"), 2 * DAY),
       cacheFile(join(cache, "files", "785b0f14-8b58bc7c.json.iflow-77aa.tmp"), 2 * DAY),
+      // V8's code cache as earlier versions named it (one per bundle), read by none now, however recent.
+      cacheFile(join(cache, "code-session-start-run.bin"), 0),
     ];
     const kept = [
       // Used within the month: written, or only read (its access time).
       cacheFile(join(cache, "injection-99999999.json"), DAY),
       cacheFile(join(cache, "files", "cab396b5-cdb63eef.json"), old, 3 * DAY),
       cacheFile(join(cache, "injection-99999999.json.iflow-aa.tmp"), DAY / 2),
-      // Not the caches it knows: V8's code cache, the sessions' ledgers, a file of the user's.
-      cacheFile(join(cache, "code-session-start-run.bin"), old),
+      // Not the caches it knows: the sessions' ledgers, a file of the user's.
       cacheFile(join(cache, "sessions", "5f0c.txt"), old),
       cacheFile(join(cache, "notes.md"), old),
       cacheFile(join(cache, "files", "mine.json"), old),
@@ -64,6 +73,30 @@ describe("pruneStoreCache", () => {
     for (const path of kept) expect(existsSync(path), path).toBe(true);
     expect(existsSync(target)).toBe(true);
     expect(readdirSync(cache)).toContain("injection-abcdef01.json");
+  });
+
+  it("removes V8's code caches whose bundle is gone, however recent, and keeps those of the bundles still there, however old", () => {
+    const installs = ["plugin", "package"].map((name) => {
+      const bundle = join(store, name, "session-start-run.cjs");
+      mkdirSync(join(store, name));
+      writeFileSync(bundle, "exports.run = () => 0;\n");
+      return { bundle, cache: codeCache(bundle) };
+    });
+    // A cache whose header names no bundle (damaged) is of no use either.
+    const damaged = codeCacheFile(cache, join(store, "other", "session-start-run.cjs"));
+    writeFileSync(damaged, `${CODE_CACHE_MAGIC}{"key":"[1,2]"`);
+    rmSync(installs[0]!.bundle);
+
+    expect(pruneStoreCache(cache, NOW)).toBe(2);
+    expect([existsSync(installs[0]!.cache), existsSync(installs[1]!.cache), existsSync(damaged)]).toEqual([false, true, false]);
+  });
+
+  it("names a code cache per install of a bundle, whose header names the bundle", () => {
+    const bundles = ["/opt/iflow-memory/hooks/session-start-run.cjs", "/home/ada/.claude/plugins/cache/iflow-memory/hooks/session-start-run.cjs", "/opt/iflow-mémoire/hooks/session-start-run.cjs"];
+    const names = bundles.map((bundle) => codeCacheFile(cache, bundle));
+    expect(names.map((name) => /^code-session-start-run-[0-9a-f]{8}\.bin$/.test(name.slice(cache.length + 1)))).toEqual([true, true, true]);
+    expect(new Set(names).size).toBe(3);
+    expect(bundles.map((bundle) => codeCacheBundle(codeCache(bundle)))).toEqual(bundles);
   });
 
   it("looks at most once a day", () => {

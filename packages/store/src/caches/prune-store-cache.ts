@@ -1,5 +1,6 @@
-import { closeSync, lstatSync, openSync, readdirSync, statSync, unlinkSync, utimesSync } from "node:fs";
+import { closeSync, existsSync, lstatSync, openSync, readdirSync, statSync, unlinkSync, utimesSync } from "node:fs";
 import { join } from "node:path";
+import { codeCacheBundle } from "./code-cache-file.js";
 
 /** A cache not read or written for this long is removed by `pruneStoreCache`. */
 export const CACHE_MAX_AGE_MS = 30 * 24 * 60 * 60 * 1000;
@@ -14,6 +15,10 @@ const MARKER = ".pruned";
 // files of atomic writes beside them. Anything else in the folder is left alone.
 const PROJECT_CACHE = /^(?:injection|git-log|inject)-[0-9a-f]+(?:\.plan|\.ranking)?\.json(?:\.refreshing)?$/;
 const FILE_CACHE = /^[0-9a-f]+-[0-9a-f]+\.json$/;
+// V8's code cache of a bundle per install (`codeCacheFile`), and as earlier versions named it, one
+// per bundle (what no version reads any more).
+const CODE_CACHE = /^code-[a-z0-9-]+-[0-9a-f]{8}\.bin$/;
+const UNTAGGED_CODE_CACHE = /^code-[a-z-]+\.bin$/;
 const TEMPORARY = /\.(?:iflow-)?[0-9a-f]+\.tmp$/;
 
 /**
@@ -22,9 +27,11 @@ const TEMPORARY = /\.(?:iflow-)?[0-9a-f]+\.tmp$/;
  * or a scratch clone makes its own), which nothing else would remove. Used means read or written
  * (the later of its access and modification times; where the file system keeps no access times, a
  * cache in use but unchanged for that long is removed and made again at the next session start).
- * Looks at most once a day, so that it can be called wherever caches are written; never follows
- * links, never touches V8's code caches, the sessions' ledgers (pruned on their own) or anything
- * it does not know. Returns how many files it removed; never throws.
+ * V8's code caches are removed when the bundle they were compiled from is gone (an install
+ * removed, or replaced by one elsewhere), and those named as earlier versions named them. Looks at
+ * most once a day, so that it can be called wherever caches are written; never follows links,
+ * never touches the sessions' ledgers (pruned on their own) or anything it does not know. Returns
+ * how many files it removed; never throws.
  *
  * @example
  * pruneStoreCache(storeCacheDir("/home/ada/.claude/iflow/memory")); // 0, or what it removed
@@ -38,7 +45,7 @@ export function pruneStoreCache(cacheDir: string, now = Date.now()): number {
     // Marked first: a folder that cannot be marked is not looked over at every call.
     closeSync(openSync(marker, "w", 0o600));
     utimesSync(marker, now / 1000, now / 1000);
-    return pruneFolder(cacheDir, PROJECT_CACHE, now) + pruneFolder(join(cacheDir, "files"), FILE_CACHE, now);
+    return pruneFolder(cacheDir, PROJECT_CACHE, now) + pruneFolder(join(cacheDir, "files"), FILE_CACHE, now) + pruneCodeCaches(cacheDir);
   } catch {
     return 0;
   }
@@ -59,6 +66,34 @@ function pruneFolder(folder: string, pattern: RegExp, now: number): number {
     try {
       const info = lstatSync(path);
       if (!info.isFile() || now - Math.max(info.atimeMs, info.mtimeMs) <= (temporary ? TEMPORARY_MAX_AGE_MS : CACHE_MAX_AGE_MS)) continue;
+      unlinkSync(path);
+      removed += 1;
+    } catch {
+      // gone already, or not ours to remove
+    }
+  }
+  return removed;
+}
+
+// The code caches in `folder` whose bundle is gone, or that no version reads.
+function pruneCodeCaches(folder: string): number {
+  let names: string[];
+  try {
+    names = readdirSync(folder);
+  } catch {
+    return 0;
+  }
+  let removed = 0;
+  for (const name of names) {
+    const tagged = CODE_CACHE.test(name);
+    if (!tagged && !UNTAGGED_CODE_CACHE.test(name)) continue;
+    const path = join(folder, name);
+    try {
+      if (!lstatSync(path).isFile()) continue;
+      if (tagged) {
+        const bundle = codeCacheBundle(path);
+        if (bundle !== null && existsSync(bundle)) continue;
+      }
       unlinkSync(path);
       removed += 1;
     } catch {
