@@ -1,4 +1,4 @@
-import { closeSync, existsSync, lstatSync, openSync, readdirSync, statSync, unlinkSync, utimesSync } from "node:fs";
+import { closeSync, existsSync, lstatSync, openSync, readdirSync, statSync, unlinkSync, utimesSync, type Stats } from "node:fs";
 import { join } from "node:path";
 import { codeCacheBundle } from "./code-cache-file.js";
 
@@ -45,13 +45,14 @@ export function pruneStoreCache(cacheDir: string, now = Date.now()): number {
     // Marked first: a folder that cannot be marked is not looked over at every call.
     closeSync(openSync(marker, "w", 0o600));
     utimesSync(marker, now / 1000, now / 1000);
-    return pruneFolder(cacheDir, PROJECT_CACHE, now) + pruneFolder(join(cacheDir, "files"), FILE_CACHE, now) + pruneCodeCaches(cacheDir);
+    return removeStale(cacheDir, staleAt(now, PROJECT_CACHE)) + removeStale(join(cacheDir, "files"), staleAt(now, FILE_CACHE));
   } catch {
     return 0;
   }
 }
 
-function pruneFolder(folder: string, pattern: RegExp, now: number): number {
+// Removes the files of `folder` that `stale` picks (by name, path and `lstat`): never a link or a folder.
+function removeStale(folder: string, stale: (name: string, path: string, info: Stats) => boolean): number {
   let names: string[];
   try {
     names = readdirSync(folder);
@@ -60,12 +61,10 @@ function pruneFolder(folder: string, pattern: RegExp, now: number): number {
   }
   let removed = 0;
   for (const name of names) {
-    const temporary = TEMPORARY.test(name);
-    if (!temporary && !pattern.test(name)) continue;
     const path = join(folder, name);
     try {
       const info = lstatSync(path);
-      if (!info.isFile() || now - Math.max(info.atimeMs, info.mtimeMs) <= (temporary ? TEMPORARY_MAX_AGE_MS : CACHE_MAX_AGE_MS)) continue;
+      if (!info.isFile() || !stale(name, path, info)) continue;
       unlinkSync(path);
       removed += 1;
     } catch {
@@ -75,30 +74,18 @@ function pruneFolder(folder: string, pattern: RegExp, now: number): number {
   return removed;
 }
 
-// The code caches in `folder` whose bundle is gone, or that no version reads.
-function pruneCodeCaches(folder: string): number {
-  let names: string[];
-  try {
-    names = readdirSync(folder);
-  } catch {
-    return 0;
-  }
-  let removed = 0;
-  for (const name of names) {
-    const tagged = CODE_CACHE.test(name);
-    if (!tagged && !UNTAGGED_CODE_CACHE.test(name)) continue;
-    const path = join(folder, name);
-    try {
-      if (!lstatSync(path).isFile()) continue;
-      if (tagged) {
-        const bundle = codeCacheBundle(path);
-        if (bundle !== null && existsSync(bundle)) continue;
-      }
-      unlinkSync(path);
-      removed += 1;
-    } catch {
-      // gone already, or not ours to remove
+// Whether a file of a cache folder whose caches are named as `caches` may go at `now`: a cache no
+// one used for a month, what a write that did not finish left after a day, V8's code cache of a
+// bundle that is gone or named as earlier versions named them; nothing else.
+function staleAt(now: number, caches: RegExp): (name: string, path: string, info: Stats) => boolean {
+  return (name, path, info) => {
+    const unused = now - Math.max(info.atimeMs, info.mtimeMs);
+    if (TEMPORARY.test(name)) return unused > TEMPORARY_MAX_AGE_MS;
+    if (caches.test(name)) return unused > CACHE_MAX_AGE_MS;
+    if (CODE_CACHE.test(name)) {
+      const bundle = codeCacheBundle(path);
+      return bundle === null || !existsSync(bundle);
     }
-  }
-  return removed;
+    return UNTAGGED_CODE_CACHE.test(name);
+  };
 }
