@@ -16,6 +16,8 @@ declare const __IFLOW_MEMORY_VERSION__: string;
 
 const VERSION = typeof __IFLOW_MEMORY_VERSION__ === "string" ? __IFLOW_MEMORY_VERSION__ : "0.0.0-dev";
 const here = __dirname;
+// What inject loads when it has no saved output to print (the store, parser and ranker).
+const injectBundle = join(here, "inject.cjs");
 const argv = process.argv.slice(2);
 
 // waitForStop is asked for only by a command that serves (ui): the others keep node's own Ctrl-C.
@@ -33,11 +35,11 @@ const withStreams = () => {
 const loadRun = (): Promise<typeof import("./run.js")> => import(pathToFileURL(join(here, existsSync(join(here, "run.mjs")) ? "run.mjs" : "run.js")).href);
 // inject.cjs with V8's code cache in the user's store (when there is one: the cache is no reason to
 // make it), every function of it compiled there: a run after an edit keeps what a first run may not have.
-const loadInject = async (): Promise<InjectModule> => requireWithCodeCacheFile(join(here, "inject.cjs"), injectCodeCache(), require, undefined, { eager: true }) as InjectModule;
+const loadInject = async (): Promise<InjectModule> => requireWithCodeCacheFile(injectBundle, injectCodeCache(), require, undefined, { eager: true }) as InjectModule;
 function injectCodeCache(): string | null {
   try {
     const home = resolveGlobalStoreDir({ env: process.env });
-    return existsSync(home) ? codeCacheFile(storeCacheDir(home), join(here, "inject.cjs")) : null;
+    return existsSync(home) ? codeCacheFile(storeCacheDir(home), injectBundle) : null;
   } catch {
     return null;
   }
@@ -45,7 +47,7 @@ function injectCodeCache(): string | null {
 
 // What a saved inject output is keyed by besides its files: this version and this build of the code that works it out.
 function injectCacheSalt(): string {
-  const info = statSync(join(here, "inject.cjs"), { throwIfNoEntry: false });
+  const info = statSync(injectBundle, { throwIfNoEntry: false });
   return `${VERSION}\n${info === undefined ? "" : `${info.size}:${info.mtimeMs}`}`;
 }
 
