@@ -1,7 +1,7 @@
 import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, utimesSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
 import type { Script } from "node:vm";
-import { CODE_CACHE_MAGIC as MAGIC } from "@iflow-memory/store";
+import { CODE_CACHE_MAGIC as MAGIC, codeCacheKey } from "@iflow-memory/store";
 
 // A code cache file: its first line (MAGIC), then a line of JSON (what the code was compiled
 // from, the length of what follows, the file's own modification time), then V8's data.
@@ -10,11 +10,11 @@ import { CODE_CACHE_MAGIC as MAGIC } from "@iflow-memory/store";
  * `require` of the CommonJS file at `path`, with V8's code cache kept in `cacheFile`: the process
  * then deserializes the file's compiled code instead of parsing and compiling it (some
  * milliseconds of a hook or a command that answers in a few dozen). The cache is keyed by the
- * node version and the file's path and identity (size, times, inode); `codeCacheFile` names a
- * cache file per install. V8 checks only the header of its
- * data, and damaged data would crash node, so the file is checked before V8 sees it: written
- * whole under another name and renamed, its modification time set to a random past second that
- * its header records — any later write to it (garbage, a truncation) sets that time to now. (A
+ * node version and the file's path and identity (size, times, inode: `codeCacheKey`), in a file
+ * per install (`codeCacheFile`). V8 checks only the header of its data, and damaged data would
+ * crash node, so the file is checked before V8 sees it: written whole under another name and
+ * renamed, its modification time set to a random past second that its header records — any
+ * later write to it (garbage, a truncation) sets that time to now. (A
  * checksum of the data, computed in a process this young, cost as much as the cache saved.) A
  * cache that is missing, stale, damaged or rejected by V8 is not used, and is written again (mode
  * 0600; its folder made, not the folder above) as the process exits, with what that run compiled.
@@ -87,7 +87,7 @@ function readBundle(path: string): { source: string; key: string } {
   try {
     const info = fstatSync(descriptor, { bigint: true });
     const source = readFileSync(descriptor, "utf8");
-    return { source, key: JSON.stringify([process.version, process.arch, path, `${info.size}:${info.mtimeNs}:${info.ctimeNs}:${info.ino}:${info.dev}`]) };
+    return { source, key: codeCacheKey(path, `${info.size}:${info.mtimeNs}:${info.ctimeNs}:${info.ino}:${info.dev}`) };
   } finally {
     closeSync(descriptor);
   }

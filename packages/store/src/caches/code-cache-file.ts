@@ -3,10 +3,22 @@ import { basename, join } from "node:path";
 
 /**
  * The first line of a file of V8's code cache (the hook adapter's `requireWithCodeCacheFile`);
- * then a line of JSON whose `key` names, among what the code was compiled from, the bundle's path
- * (`codeCacheBundle`); then V8's data.
+ * then a line of JSON whose `key` (`codeCacheKey`) says what the code was compiled from; then
+ * V8's data.
  */
 export const CODE_CACHE_MAGIC = "iflow-memory code cache 1\n";
+
+/**
+ * What a code cache is valid for: this node (version, architecture) and the bundle at
+ * `bundlePath` as it is now (`identity`: its size, times, inode). The pruning reads the path back
+ * (`codeCacheBundle`).
+ *
+ * @example
+ * codeCacheKey("/opt/iflow-memory/hooks/session-start-run.cjs", "61079:…:…:4194307:2049");
+ */
+export function codeCacheKey(bundlePath: string, identity: string): string {
+  return JSON.stringify([process.version, process.arch, bundlePath, identity]);
+}
 
 /**
  * Where V8's code cache of the bundle at `bundlePath` is kept in a store's cache folder: a file
@@ -30,8 +42,8 @@ function pathTag(path: string): string {
 }
 
 /**
- * The path of the bundle whose code the cache file at `path` holds, as its header names it (the
- * third item of its key); null when the file is not such a cache, or is damaged.
+ * The path of the bundle whose code the cache file at `path` holds, as its key names it
+ * (`codeCacheKey`); null when the file is not such a cache, or is damaged.
  *
  * @example
  * codeCacheBundle(codeCacheFile(cacheDir, bundle)); // bundle
@@ -45,11 +57,10 @@ export function codeCacheBundle(path: string): string | null {
   } finally {
     closeSync(descriptor);
   }
-  const text = head.toString("latin1", 0, length);
-  const end = text.indexOf("\n", CODE_CACHE_MAGIC.length);
-  if (!text.startsWith(CODE_CACHE_MAGIC) || end < 0) return null;
+  const end = head.subarray(0, length).indexOf(10, CODE_CACHE_MAGIC.length);
+  if (head.toString("latin1", 0, CODE_CACHE_MAGIC.length) !== CODE_CACHE_MAGIC || end < 0) return null;
   try {
-    const { key } = JSON.parse(Buffer.from(text.slice(CODE_CACHE_MAGIC.length, end), "latin1").toString("utf8")) as { key?: unknown };
+    const { key } = JSON.parse(head.toString("utf8", CODE_CACHE_MAGIC.length, end)) as { key?: unknown };
     const items = typeof key === "string" ? (JSON.parse(key) as unknown) : null;
     const bundle = Array.isArray(items) ? (items[2] as unknown) : null;
     return typeof bundle === "string" && bundle !== "" ? bundle : null;

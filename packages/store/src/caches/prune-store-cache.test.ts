@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { prepareSessionInjection } from "../prepare-session-injection.js";
-import { CODE_CACHE_MAGIC, codeCacheBundle, codeCacheFile } from "./code-cache-file.js";
+import { CODE_CACHE_MAGIC, codeCacheBundle, codeCacheFile, codeCacheKey } from "./code-cache-file.js";
 import { entryFileCachePath } from "./entry-file-cache.js";
 import { injectionCachePath, rankingCachePath, storeCacheDir, writeCachedInjection } from "./injection-cache.js";
 import { CACHE_MAX_AGE_MS, pruneStoreCache } from "./prune-store-cache.js";
@@ -22,10 +22,10 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(store, { recursive: true, force: true }));
 
-// A code cache of the bundle at `bundle`, written as the hook adapter writes one (its key: node's
-// version, the architecture, the bundle's path, its identity), last read and written a year ago.
+// A code cache of the bundle at `bundle`, written as the hook adapter writes one, last read and
+// written a year ago.
 function codeCache(bundle: string): string {
-  const key = JSON.stringify([process.version, process.arch, bundle, "24:1:1:7:2049"]);
+  const key = codeCacheKey(bundle, "24:1:1:7:2049");
   return cacheFile(codeCacheFile(cache, bundle), 365 * DAY, 365 * DAY, `${CODE_CACHE_MAGIC}${JSON.stringify({ key, length: 3, modified: 946684800 })}\nV8!`);
 }
 
