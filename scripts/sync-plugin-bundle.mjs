@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 // [built, committed], relative to the repository.
 const FILES = [
-  ...["session-start.cjs", "user-prompt-submit.cjs", "session-start-run.cjs", "user-prompt-submit-run.cjs", "session-start-prepare.cjs", "session-start-plan.cjs", "session-start-aside.cjs", "session-start-yaml.cjs"].map((file) => [`packages/hook-adapter/dist/${file}`, `plugins/iflow-memory/hooks/${file}`]),
+  ...["session-start.cjs", "user-prompt-submit.cjs", "session-start-run.cjs", "user-prompt-submit-run.cjs", "session-start-prepare.cjs", "session-start-plan.cjs", "session-start-grow.cjs", "session-start-aside.cjs", "session-start-yaml.cjs"].map((file) => [`packages/hook-adapter/dist/${file}`, `plugins/iflow-memory/hooks/${file}`]),
   ["packages/mcp-server/dist/mcp-server.cjs", "plugins/iflow-memory/mcp/mcp-server.cjs"],
   // The command itself, for the skill and for users of the plugin alone: its entry, what it loads
   // for inject, and the rest of the command line in one file (bin/iflow-memory and

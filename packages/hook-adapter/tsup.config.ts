@@ -23,7 +23,8 @@ export default defineConfig([
   // loaders that run session-start-run.cjs and user-prompt-submit-run.cjs (stdin, cache, output)
   // with V8's code cache; session-start-prepare.cjs (parser, ranker) is loaded only when the
   // cached injection is stale, session-start-plan.cjs (the ranker) only for a plan for new
-  // signals, and session-start-aside.cjs runs the preparation in a worker or a background process
+  // signals, session-start-grow.cjs (parser, ranker) to grow the injection cached before an edit by
+  // the learnings appended, and session-start-aside.cjs runs the preparation in a worker or a background process
   // for large files; session-start-yaml.cjs holds the YAML parser, required by the preparation only
   // to read a config file that no cached injection holds.
   {
@@ -34,6 +35,7 @@ export default defineConfig([
       "user-prompt-submit-run": "src/bin/user-prompt-submit-run.ts",
       "session-start-prepare": "src/bin/session-start-prepare.ts",
       "session-start-plan": "src/bin/session-start-plan.ts",
+      "session-start-grow": "src/bin/session-start-grow.ts",
       "session-start-aside": "src/bin/session-start-aside.ts",
       "session-start-yaml": "src/bin/session-start-yaml.ts",
     },

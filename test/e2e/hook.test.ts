@@ -545,7 +545,7 @@ describe.each(testNodes())("on $label", ({ major, executable, missing }) => {
       expect(signals.output).not.toEqual(again.output);
     });
 
-    it("after a learning is appended, loads the parser bundle but not crypto: the new entry is hashed without it, the others' hashes and terms come from the file's earlier cache", async () => {
+    it("after a learning is appended, loads the grow bundle but not crypto: the new entry is hashed without it, the injection before the edit grown by it", async () => {
       const { base, home, projectRoot, store } = workspace({ bank: "iflow-kb-2026-04", globalExample: true });
       const probe = moduleProbe(base);
       const run = async () => hook(stdinFor(projectRoot), home, { nodeOptions: ["--require", probe] });
@@ -555,8 +555,8 @@ describe.each(testNodes())("on $label", ({ major, executable, missing }) => {
       await refreshed(store);
       appendFileSync(join(projectRoot, "docs/knowledge-bank/heuristics.md"), "\n### Heuristic: Bound Every Retry Loop\nA retry loop without a budget turns an outage into a storm.\n- Observation count: 40\n- Confidence: high\n");
       const edited = await run();
-      // Not zlib either: the bank's kept files are checked by their CRC-32, summed by the store's WebAssembly module.
-      expect(JSON.parse(edited.stderr)).toEqual({ builtins: ["child_process"], files: ["probe.cjs", "session-start.cjs", "session-start-run.cjs", "session-start-prepare.cjs"] });
+      // Not zlib either: the file's kept bytes are checked by their CRC-32, summed by the store's WebAssembly module.
+      expect(JSON.parse(edited.stderr)).toEqual({ builtins: ["child_process"], files: ["probe.cjs", "session-start.cjs", "session-start-run.cjs", "session-start-grow.cjs"] });
       expect(edited.stdout).toContain("Bound Every Retry Loop");
     });
 
@@ -587,8 +587,10 @@ describe.each(testNodes())("on $label", ({ major, executable, missing }) => {
       await new Promise((resolve) => setTimeout(resolve, 2_100));
       const edited = await run();
       const uncached = await run({ IFLOW_MEMORY_HOOK_CACHE: "0" });
-      // zlib: the file's cache is over 1 MB, which zlib's CRC-32 sums sooner than the store's WebAssembly module (its load included).
-      expect(JSON.parse(edited.stderr.split("\n").at(-2)!)).toEqual({ builtins: ["child_process", "zlib"], files: ["probe.cjs", "session-start.cjs", "session-start-run.cjs", "session-start-prepare.cjs"] });
+      // The injection before the edit grown by the learning: the file's kept cache (over 1 MB,
+      // which zlib's CRC-32 would sum) is not read, and the file itself (under 1 MB) is summed by
+      // the store's WebAssembly module.
+      expect(JSON.parse(edited.stderr.split("\n").at(-2)!)).toEqual({ builtins: ["child_process"], files: ["probe.cjs", "session-start.cjs", "session-start-run.cjs", "session-start-grow.cjs"] });
       expect(edited.output?.additionalContext).toContain("Bound Every Retry Loop");
       expect(edited.output).toEqual(uncached.output);
       // Kept again with the tail of the file as it is now (by the background process).

@@ -5,7 +5,7 @@ import { CLI_BIN, copyCorpus, CORPORA_DIR, makeTempDir, REPO_ROOT, runNode } fro
 import { describe, expect, it } from "vitest";
 
 const PLUGIN = join(REPO_ROOT, "plugins/iflow-memory");
-const BUNDLE_FILES = ["session-start.cjs", "user-prompt-submit.cjs", "session-start-run.cjs", "user-prompt-submit-run.cjs", "session-start-prepare.cjs", "session-start-plan.cjs", "session-start-aside.cjs", "session-start-yaml.cjs"];
+const BUNDLE_FILES = ["session-start.cjs", "user-prompt-submit.cjs", "session-start-run.cjs", "user-prompt-submit-run.cjs", "session-start-prepare.cjs", "session-start-plan.cjs", "session-start-grow.cjs", "session-start-aside.cjs", "session-start-yaml.cjs"];
 // The command's built files in the plugin's bin/, and what each is built as.
 const COMMAND_FILES: Array<[string, string]> = [
   ["iflow-memory.cjs", "packages/cli/dist/bin.cjs"],

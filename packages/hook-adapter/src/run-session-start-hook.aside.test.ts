@@ -1,7 +1,7 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { claimCacheRefresh, injectionCachePath, prepareSessionInjection, rankingCachePath, releaseCacheRefresh, type SessionInjection } from "@iflow-memory/store";
+import { claimCacheRefresh, extendSessionInjection, injectionCachePath, prepareSessionInjection, rankingCachePath, releaseCacheRefresh, type SessionInjection } from "@iflow-memory/store";
 import { makeTempDir } from "@iflow-memory/test-utils";
 import { describe, expect, it, vi } from "vitest";
 import { IN_PROCESS_MAX_BYTES, refreshCachedInjection, type HookIO, type InjectionSources } from "./hook-runtime.js";
@@ -215,5 +215,35 @@ describe("refreshCachedInjection", () => {
     const failing = () => Promise.reject(new Error("out of memory"));
     await expect(refreshCachedInjection({ projectRoot, globalStoreDir: storeDir, prepare: failing, now: () => Date.now() + 60_000 })).rejects.toThrow("out of memory");
     expect(existsSync(`${injectionCachePath(storeDir, projectRoot)}.refreshing`)).toBe(false);
+  });
+});
+
+describe("runSessionStartHook (large memory files grown by learnings appended)", () => {
+  it("gives the injection before the edit grown by the learning appended, at once and with no note, and still starts the refresh", async () => {
+    const { projectRoot, home, storeDir } = setup("large");
+    // The injection and its ranking's cache, with what grows it, as a background refresh writes
+    // them once the files have settled (what it reads of them is kept only then).
+    await new Promise((resolve) => setTimeout(resolve, 2_100));
+    await refreshCachedInjection({ projectRoot, globalStoreDir: storeDir, prepare: prepareSessionInjection });
+    const patterns = join(projectRoot, "docs/knowledge-bank/patterns.md");
+    appendFileSync(patterns, "\n### Pattern: Budgeted Retries\nGive every call a retry budget.\n- Observation count: 9\n");
+    const refreshInBackground = vi.fn();
+    const grow = vi.fn((earlier: SessionInjection, sources: InjectionSources) => extendSessionInjection(earlier, { projectRoot: sources.projectRoot }));
+    const grown = await start(projectRoot, home, { prepareAside: never, grow, refreshInBackground, env: { IFLOW_MEMORY_HOOK_DEADLINE_MS: "2000" } });
+    expect(grow).toHaveBeenCalledTimes(1);
+    expect(grown.stderr).toBe("");
+    expect(grown.context).toContain("Give every call a retry budget.");
+    expect(refreshInBackground).toHaveBeenCalledTimes(1);
+    // What the files give when worked out whole.
+    const read = await start(projectRoot, home, { prepareAside: prepareSessionInjection, env: { IFLOW_MEMORY_HOOK_CACHE: "0" } });
+    expect(grown.context).toBe(read.context);
+
+    // Not a learning appended (the file changed before its end): the injection as it was before, and the note.
+    releaseCacheRefresh(injectionCachePath(storeDir, projectRoot));
+    writeFileSync(patterns, readFileSync(patterns, "utf8").replace("Commit often.", "Commit very often."));
+    const before = await start(projectRoot, home, { prepareAside: never, grow, refreshInBackground, env: { IFLOW_MEMORY_HOOK_DEADLINE_MS: "2000" } });
+    expect(before.stderr).toContain("this one gets them as they were before");
+    expect(before.context).toContain("Commit often.");
+    expect(before.context).not.toContain("Give every call a retry budget.");
   });
 });

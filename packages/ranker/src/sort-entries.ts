@@ -1,4 +1,5 @@
 import type { Confidence, Entry } from "@iflow-memory/parser";
+import type { EntryList } from "./entry-list.js";
 import { firstInOrder } from "./first-in-order.js";
 import { lastObservedTime } from "./last-observed-time.js";
 
@@ -82,6 +83,72 @@ export function entryOrders(entries: readonly Entry[]): EntryOrders {
   const byRecency = entries.map(priorityKey).sort(compareRecency);
   const inToday = byPriority(byRecency);
   return { order: placesOf(inToday), recency: placesOf(byRecency), inOrder: Int32Array.from(inToday, (key) => key.index) };
+}
+
+/**
+ * `entryOrders` of a list grown by `added` entries at `at` (positions `at` to `at + added − 1` of
+ * `entries`, the list as it is now), from `orders`, those of the list before: the entries it held
+ * keep their order among themselves (their places, and their positions past `at` moved by
+ * `added`), and each added entry is put in its place by the same comparisons, with a few of the
+ * others' keys read (a binary search each): what `entryOrders(entries)` gives, without reading
+ * every entry's keys or sorting. `countOf` gives an entry's observation count by position (read
+ * from a column, where the entries are made as they are read). Null when one is not a finite
+ * number (where `entryOrders` compares otherwise).
+ *
+ * @example
+ * extendEntryOrders(orders, [...before.slice(0, 3), learning, ...before.slice(3)], 3, 1); // as entryOrders of that list
+ */
+export function extendEntryOrders(
+  orders: Required<EntryOrders>,
+  entries: EntryList,
+  at: number,
+  added: number,
+  countOf = (position: number) => entries.at(position)!.observationCount,
+): Required<EntryOrders> | null {
+  const count = entries.length;
+  for (let position = 0; position < count; position++) if (!Number.isFinite(countOf(position))) return null;
+  // The keys of the entries read, by position (a search reads a few dozen of thousands).
+  const keys = new Map<number, PriorityKey<Entry>>();
+  const keyOf = (position: number) => {
+    let key = keys.get(position);
+    if (key === undefined) keys.set(position, (key = priorityKey(entries.at(position)!, position)));
+    return key;
+  };
+  const fresh = Array.from({ length: added }, (_, place) => at + place);
+  // The positions in an order: those of the list before (`sorted`, moved), with the added ones
+  // among them, each after those `compare` puts before it.
+  const merged = (sorted: Int32Array, compare: (a: PriorityKey<Entry>, b: PriorityKey<Entry>) => number): Int32Array => {
+    const moved = (position: number) => (position >= at ? position + added : position);
+    const ordered = [...fresh].sort((a, b) => compare(keyOf(a), keyOf(b)));
+    const before = ordered.map((position) => {
+      let low = 0;
+      let high = sorted.length;
+      while (low < high) {
+        const middle = (low + high) >> 1;
+        if (compare(keyOf(position), keyOf(moved(sorted[middle]!))) > 0) low = middle + 1;
+        else high = middle;
+      }
+      return low;
+    });
+    const result = new Int32Array(count);
+    let made = 0;
+    let next = 0;
+    for (let place = 0; place <= sorted.length; place++) {
+      while (next < ordered.length && before[next] === place) result[made++] = ordered[next++]!;
+      if (place < sorted.length) result[made++] = moved(sorted[place]!);
+    }
+    return result;
+  };
+  const recency = merged(inverse(orders.recency), compareRecency);
+  const inOrder = merged(orders.inOrder, comparePriority);
+  return { order: inverse(inOrder), recency: inverse(recency), inOrder };
+}
+
+// Each place's position, from each position's place (or the other way round).
+function inverse(places: Int32Array): Int32Array {
+  const positions = new Int32Array(places.length);
+  for (let position = 0; position < places.length; position++) positions[places[position]!] = position;
+  return positions;
 }
 
 // Keys in recency order (`compareRecency`) put in today's order (`comparePriority`): grouped, in

@@ -26,6 +26,7 @@ export { StoreError } from "./store-error.js";
 export type { StoreErrorCode } from "./store-error.js";
 export { LOCK_FILE, withStoreLock } from "./with-store-lock.js";
 export type { StoreLockOptions } from "./with-store-lock.js";
+export { extendSessionInjection, GROWN_ENTRIES_MAX } from "./extend-session-injection.js";
 export { plainSessionInjection, prepareSessionInjection, SESSION_INDEX_MAX_LINES, SESSION_INDEX_SHARE, SESSION_MATCHES_IN_FULL, sessionIndex, trackedPlan } from "./prepare-session-injection.js";
 export type { KnownConfig, SessionInjection } from "./prepare-session-injection.js";
 export { decodeRankingCache, encodeRankingCache } from "./caches/index.js";

@@ -1,7 +1,8 @@
 import { entryOrders, injectionCandidates, lazyRelevanceIndex, planInjection, plainEntry, sharedHashPrefixes, type InjectionPlan, type InjectionIndex, type LazyRelevanceIndex } from "@iflow-memory/ranker";
 import type { EntryFileCache } from "./caches/entry-file-cache.js";
+import { extendSessionInjection, rankedFiles } from "./extend-session-injection.js";
 import { readConfig, type ConfigRead, type MemoryConfig } from "./read-config.js";
-import type { RankingData } from "./caches/ranking-cache-file.js";
+import type { RankedFile, RankingData } from "./caches/ranking-cache-file.js";
 import { readMemorySources } from "./read-memory-sources.js";
 import type { StoreWarning } from "./store-warning.js";
 import { projectName, type TrackedPlan } from "./write-tracking.js";
@@ -35,7 +36,11 @@ export interface SessionInjection {
  *   globalStoreDir: "/home/ada/.claude/iflow/memory" });
  * injection.plan.block; // "## Engineering Memory (from knowledge bank)\n\n…"
  */
-export async function prepareSessionInjection(options: { projectRoot: string; globalStoreDir: string; fileCache?: EntryFileCache; config?: KnownConfig }): Promise<SessionInjection> {
+export async function prepareSessionInjection(options: { projectRoot: string; globalStoreDir: string; fileCache?: EntryFileCache; config?: KnownConfig; earlier?: SessionInjection }): Promise<SessionInjection> {
+  if (options.earlier !== undefined) {
+    const grown = await extendSessionInjection(options.earlier, { projectRoot: options.projectRoot, inThread: options.fileCache?.inThread === true });
+    if (grown !== null) return grown;
+  }
   const { config, warnings: configWarnings } = options.config ?? (await readConfig(options.projectRoot));
   if (!config.injectionEnabled) {
     return { config, configWarnings, plan: { block: "", entries: [], sources: { local: 0, global: 0 }, droppedForBudget: 0 }, warnings: [] };
@@ -54,9 +59,31 @@ export async function prepareSessionInjection(options: { projectRoot: string; gl
   }
   // Today's order, once for today's plan and every later one. The index is worked out as far as
   // it is read: a plan reads its query's terms, a cache of the ranking every term.
-  const ranking = { candidates, index: lazyRelevanceIndex(candidates, undefined, sources.terms), orders: entryOrders(candidates), sharedHashPrefixes: sharedHashPrefixes(candidates) };
-  const plan = planInjection({ candidates, limit: config.injectionLimit, maxChars: config.injectionMaxChars, ...sessionIndex(config), ranking: { orders: ranking.orders }, sharedHashPrefixes: ranking.sharedHashPrefixes });
-  return { config, configWarnings, plan: trackedPlan(plan), ranking, warnings: sources.warnings };
+  const ranking: RankingData = {
+    candidates,
+    index: lazyRelevanceIndex(candidates, undefined, sources.terms),
+    orders: entryOrders(candidates),
+    sharedHashPrefixes: sharedHashPrefixes(candidates),
+  };
+  // The files, with where each one's candidates are, worked out when a cache of the ranking is
+  // written: how the ranking was read, not what it is (not enumerable: a copy, a structured clone
+  // or a comparison of rankings leaves it out).
+  let files: RankedFile[] | null | undefined;
+  Object.defineProperty(ranking, "files", {
+    get: () => (files ??= sources.files === undefined ? null : rankedFiles(sources.files, projectName(options.projectRoot), candidates)),
+    enumerable: false,
+  });
+  // Today's plan when it is first read: a session start with signals to rank by never reads it (a background refresh caches it).
+  let plan: TrackedPlan | undefined;
+  return {
+    config,
+    configWarnings,
+    get plan() {
+      return (plan ??= trackedPlan(planInjection({ candidates, limit: config.injectionLimit, maxChars: config.injectionMaxChars, ...sessionIndex(config), ranking: { orders: ranking.orders }, sharedHashPrefixes: ranking.sharedHashPrefixes })));
+    },
+    ranking,
+    warnings: sources.warnings,
+  };
 }
 
 /** A project's config and the warnings of reading it, as `readConfig` gave them (and a `SessionInjection` keeps them). */

@@ -28,6 +28,24 @@ export interface EntriesRead {
   warnings: StoreWarning[];
   /** With a cache: the terms kept with the entries (packed with their file's), by entry, for `buildRelevanceIndex`. */
   terms?: Map<Entry, PackedEntryTerms>;
+  /** With a cache and `terms`: each file as it was read, in the entries' order (`MemoryFileRead`). */
+  files?: MemoryFileRead[];
+}
+
+/**
+ * A memory file as a read with a cache found it: its stamp when what was read is what is kept
+ * (null: no file; absent: read but not kept), and its tail (a large file's). What an injection
+ * keeps with its ranking, so that the next start, when this file alone has grown since, reads the
+ * learnings appended and not the rest (`extendSessionInjection`).
+ */
+export interface MemoryFileRead {
+  path: string;
+  scope: Scope;
+  category: Category;
+  stamp?: string | null;
+  tail?: FileTail;
+  /** Its entries, as read (secrets redacted). */
+  entries: readonly Entry[];
 }
 
 export interface ReadEntryFilesOptions {
@@ -72,7 +90,8 @@ export async function readEntryFiles(directory: string, scope: Scope, options: R
       const kept = result.terms[at];
       if (kept !== undefined) terms.set(entry, kept);
     });
-  return { entries, warnings, terms };
+  const files = results.map(({ stamp, tail, entries }, at): MemoryFileRead => ({ path: paths[at]!, scope, category: CATEGORIES[at]!, ...(stamp === undefined ? {} : { stamp }), ...(tail === undefined ? {} : { tail }), entries }));
+  return { entries, warnings, terms, files };
 }
 
 // One category file: from the cache when it is unchanged since it was kept (never a commit's
@@ -90,10 +109,10 @@ async function readEntryFile(
   const inThread = options.cache?.inThread === true;
   const state = cache === undefined ? null : await fileStamp(path, now(), inThread);
   const kept = cache !== undefined && state !== null ? await readFileEntries(cache, path, state.stamp, how) : null;
-  if (kept?.current === true) return kept;
+  if (kept?.current === true) return { ...kept, stamp: state!.stamp };
   const result = cache === undefined ? await readTextFile(path, { appended, inThread }) : await readUserFile(path, { inThread });
   if ("warning" in result) return { entries: [], warnings: [result.warning], redactions: [], terms: [] };
-  if ("missing" in result) return { entries: [], warnings: [], redactions: [], terms: [] };
+  if ("missing" in result) return { entries: [], warnings: [], redactions: [], terms: [], ...(cache === undefined ? {} : { stamp: null }) };
   // A file that only grew since it was kept (a learning appended) is parsed from its last kept
   // entry on: the entries before it are the kept ones, as they were redacted and numbered; its
   // text is decoded from that entry's line on where the kept tail says where that line starts.
@@ -130,7 +149,7 @@ async function readEntryFile(
   const tail = large === null ? undefined : fileTail({ text, lineStart, resume }, large, all.entries, resumed);
   const entries = { ...all, terms: packed.entryTerms(), ...(tail === undefined ? {} : { tail }) };
   await writeFileEntries(cache, path, state.stamp, how, { ...entries, packed }, { lazy: large !== null });
-  return entries;
+  return { ...entries, stamp: state.stamp };
 }
 
 // Where the file read (`bytes`) is the kept one with more appended: the kept tail, its checksum
@@ -169,10 +188,21 @@ function fileTail(read: { text: string; lineStart: number; resume: ParseResume |
  * const { text, lineStart } = grownFileText(bytes, grownFrom(bytes, kept), kept);
  */
 export function grownFileText(bytes: Uint8Array, resumed: FileTail | null, kept: Pick<KeptFileEntries, "entries"> | null): { text: string; lineStart: number } {
+  return grownText(bytes, resumed, () => kept!.entries[resumed!.resume.filePosition - 1]!.headerLine);
+}
+
+/**
+ * `grownFileText`, with the kept last entry's header line given by `lastHeaderLine` (read only
+ * when the tail says where its line starts).
+ *
+ * @example
+ * grownText(bytes, tail, () => lastKept.headerLine);
+ */
+export function grownText(bytes: Uint8Array, resumed: FileTail | null, lastHeaderLine: () => string): { text: string; lineStart: number } {
   const at = resumed?.lineStart;
   if (at !== undefined && at > 0 && at < bytes.length && bytes[at - 1] === 0x0a) {
     const text = decodeText(bytes.subarray(at));
-    const header = kept!.entries[resumed!.resume.filePosition - 1]!.headerLine;
+    const header = lastHeaderLine();
     if (text.startsWith(header) && (text.length === header.length || text.charCodeAt(header.length) === 0x0a)) return { text, lineStart: at };
   }
   return { text: decodeText(bytes), lineStart: 0 };

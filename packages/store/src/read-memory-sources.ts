@@ -1,7 +1,7 @@
 import type { Entry } from "@iflow-memory/parser";
 import type { PackedEntryTerms } from "@iflow-memory/ranker";
 import type { EntryFileCache } from "./caches/entry-file-cache.js";
-import type { EntriesRead } from "./read-entry-files.js";
+import type { EntriesRead, MemoryFileRead } from "./read-entry-files.js";
 import { readGlobalStore } from "./read-global-store.js";
 import { readKnowledgeBank } from "./read-knowledge-bank.js";
 import type { StoreWarning } from "./store-warning.js";
@@ -14,6 +14,8 @@ export interface MemorySources {
   ignoredFiles: string[];
   /** With a cache: the terms kept with the entries, by entry, for `buildRelevanceIndex` (see `readEntryFiles`). */
   terms?: Map<Entry, PackedEntryTerms>;
+  /** With a cache and `terms`: the memory files read, the knowledge bank's then the global store's (`MemoryFileRead`). */
+  files?: MemoryFileRead[];
 }
 
 /**
@@ -44,6 +46,7 @@ export async function readMemorySources(options: {
     warnings: [...bank.warnings, ...store.warnings],
     ignoredFiles: bank.ignoredFiles,
     ...(bank.terms === undefined ? {} : { terms: joinTerms(bank.terms, store.terms) }),
+    ...(bank.files === undefined ? {} : { files: [...bank.files, ...(store.files ?? [])] }),
   };
 }
 

@@ -1,8 +1,8 @@
 import { join } from "node:path";
-import type { prepareSessionInjection, SessionInjection } from "@iflow-memory/store";
+import type { extendSessionInjection, prepareSessionInjection, SessionInjection } from "@iflow-memory/store";
 import { agentFromArguments } from "../agent-dialect.js";
 import { descriptorIO } from "../descriptor-io.js";
-import type { HookIO, InjectionSources, PrepareInjection } from "../hook-runtime.js";
+import type { GrowInjection, HookIO, InjectionSources, PrepareInjection } from "../hook-runtime.js";
 import type { SessionPlanner } from "../run-session-start-hook.js";
 import { requireWithCodeCache } from "./run-with-code-cache.js";
 
@@ -12,20 +12,35 @@ import { requireWithCodeCache } from "./run-with-code-cache.js";
 // loaded only when the cached injection is stale; the ranker a session start plans with, in
 // session-start-plan.cjs, loaded only for signals it has no plan for (or from the preparation's
 // file, when that is loaded); session-start-aside.cjs runs the preparation in a worker thread or
-// a background process when the memory files are large.
+// a background process when the memory files are large; session-start-grow.cjs grows the injection
+// cached before an edit by the learnings appended (the parser and the ranker, not the readers).
 const PREPARE_BUNDLE = "session-start-prepare.cjs";
 const PLAN_BUNDLE = "session-start-plan.cjs";
+const GROW_BUNDLE = "session-start-grow.cjs";
 export const ASIDE_BUNDLE = join(__dirname, "session-start-aside.cjs");
 
-/** Works the injection out in this thread, loading the prepare bundle (with V8's code cache) on first use. */
-export const prepareHere: PrepareInjection = async (options) => {
+/**
+ * Works the injection out in this thread, loading the prepare bundle (with V8's code cache) on
+ * first use; with the injection cached before an edit (`earlier`), first tries to grow it by the
+ * learnings appended, with the grow bundle alone.
+ */
+export const prepareHere: PrepareInjection = async ({ earlier, ...options }) => {
+  const grown = earlier === undefined ? null : await growHere(earlier, options);
+  if (grown !== null) return grown;
   prepareBundle ??= requireWithCodeCache(PREPARE_BUNDLE, { eager: true }) as typeof prepareBundle & object;
   return prepareBundle.prepareSessionInjection(options);
 };
 let prepareBundle: (SessionPlanner & { prepareSessionInjection: typeof prepareSessionInjection }) | undefined;
 
-/** The ranker a session start plans with: the preparation's file's when it is loaded, else its own file (with V8's code cache), loaded on first use. */
-export const planHere = (): SessionPlanner => (planBundle ??= prepareBundle ?? (requireWithCodeCache(PLAN_BUNDLE) as SessionPlanner));
+/** Grows the injection cached before an edit by the learnings appended (the store's `extendSessionInjection`), loading the grow bundle (with V8's code cache) on first use. */
+export const growHere: GrowInjection = async (earlier, sources) => {
+  growBundle ??= requireWithCodeCache(GROW_BUNDLE, { eager: true }) as typeof growBundle & object;
+  return growBundle.extendSessionInjection(earlier, { projectRoot: sources.projectRoot, inThread: true });
+};
+let growBundle: (SessionPlanner & { extendSessionInjection: typeof extendSessionInjection }) | undefined;
+
+/** The ranker a session start plans with: the preparation's or the grow file's when one is loaded, else its own file (with V8's code cache), loaded on first use. */
+export const planHere = (): SessionPlanner => (planBundle ??= prepareBundle ?? growBundle ?? (requireWithCodeCache(PLAN_BUNDLE) as SessionPlanner));
 let planBundle: SessionPlanner | undefined;
 
 // worker_threads and child_process are loaded only where used: most hook runs need neither.
@@ -69,6 +84,7 @@ export function runBundledHook(run: (io: HookIO) => Promise<number>): void {
     ...descriptorIO(),
     prepare: prepareHere,
     prepareAside: prepareInWorker,
+    grow: growHere,
     refreshInBackground,
     atExit: (task) => process.once("exit", task),
     spawn: spawnWhenNeeded,

@@ -6,6 +6,7 @@ import {
   entryFieldTerms,
   fieldWordWeights,
   numberTerms,
+  weightedCount,
   postingText,
   termPostings,
   type IndexWeights,
@@ -104,19 +105,12 @@ export class LazyRelevanceIndex implements RelevanceIndexReader {
     const hits = new Hits(slots.size);
     const words = this.words();
     this.walk(words, slots, hits);
-    // Each count made the sum `buildRelevanceIndex` makes: a field's weight added once per word,
-    // field by field (its words of one term are added in its order, and all weigh the same), and
-    // kept in hundredths as its text does.
+    // Each count made the sum `buildRelevanceIndex` makes (`weightedCount`).
     const { weights } = words;
     const postings: number[][] = Array.from({ length: slots.size }, () => []);
     for (let hit = 0; hit < hits.entry.length; hit++) {
       const position = hits.entry[hit]!;
-      let sum = 0;
-      for (let field = 0; field < 3; field++) {
-        const weight = weights[position * 3 + field]!;
-        for (let count = hits.counts[hit * 3 + field]!; count > 0; count--) sum += weight;
-      }
-      postings[hits.slot[hit]!]!.push(position, Math.max(1, Math.round(sum * 100)));
+      postings[hits.slot[hit]!]!.push(position, weightedCount(weights, position, hits.counts, hit * 3));
     }
     for (const [term, slot] of slots) if (postings[slot]!.length > 0) this.postings.set(term as string, postings[slot]!);
   }
@@ -124,6 +118,38 @@ export class LazyRelevanceIndex implements RelevanceIndexReader {
   /** The index built whole (`buildRelevanceIndex`), once: what a cache of every term's postings is written from. */
   whole(): RelevanceIndex {
     return (this.built ??= buildRelevanceIndex(this.entries, this.weights, this.known));
+  }
+
+  /**
+   * What its postings are summed from: every held term's words per entry and field (three bytes
+   * per posting, in the postings' order) and every entry's field lengths (three per entry) — what
+   * a ranking cache keeps so that the index of its entries with a few more appended is worked out
+   * without the others' words (`extendSessionInjection`). Null when a field holds a term more
+   * than 255 times (a byte's room).
+   *
+   * @example
+   * const counts = index.fieldCounts(); // counts?.byTerm.get("retri") → Uint8Array [0, 1, 0, 1, 0, 0, …]
+   */
+  fieldCounts(): { lengths: Uint32Array; byTerm: Map<string, Uint8Array> } | null {
+    const words = this.words();
+    const terms = [...this.held()];
+    const slots = new Map<unknown, number>(terms.map((term, slot) => [term, slot]));
+    const hits = new Hits(slots.size);
+    this.walk(words, slots, hits);
+    const perSlot = new Int32Array(terms.length);
+    for (const slot of hits.slot) perSlot[slot]!++;
+    const counts = terms.map((_, slot) => new Uint8Array(perSlot[slot]! * 3));
+    const filled = new Int32Array(terms.length);
+    for (let hit = 0; hit < hits.slot.length; hit++) {
+      const slot = hits.slot[hit]!;
+      const at = filled[slot]!++ * 3;
+      for (let field = 0; field < 3; field++) {
+        const count = hits.counts[hit * 3 + field]!;
+        if (count > 255) return null;
+        counts[slot]![at + field] = count;
+      }
+    }
+    return { lengths: words.lengths, byTerm: new Map(terms.map((term, slot) => [term, counts[slot]!])) };
   }
 
   /** Its JSON is the built index's. */
@@ -218,7 +244,7 @@ export class LazyRelevanceIndex implements RelevanceIndexReader {
       for (let field = 0; field < 3; field++) lengths[position * 3 + field] = starts[place + field + 1]! - starts[place + field]!;
     }
     const weights = fieldWordWeights(lengths, documents, this.weights);
-    return (this.wordsMade = { packs, packOf, places, weights });
+    return (this.wordsMade = { packs, packOf, places, lengths, weights });
   }
 }
 
@@ -265,6 +291,8 @@ interface Words {
   /** Per entry, its pack (a position of `packs`) and its place there. */
   packOf: Int32Array;
   places: Int32Array;
+  /** Per entry and field (entry × 3 + field), how many words it holds. */
+  lengths: Uint32Array;
   /** Per entry and field (entry × 3 + field), the weight each of its words adds. */
   weights: Float64Array;
 }

@@ -348,12 +348,44 @@ export function buildRelevanceIndex<T extends Pick<Entry, "name" | "description"
 export function fieldWordWeights(lengths: ArrayLike<number>, documents: number, weights: IndexWeights): Float64Array {
   const totals = [0, 0, 0];
   for (let at = 0; at < documents * 3; at++) totals[at % 3]! += lengths[at]!;
+  const weightOf = wordWeights(totals, documents, weights);
+  const result = new Float64Array(documents * 3);
+  for (let at = 0; at < documents * 3; at++) result[at] = weightOf(at % 3, lengths[at]!);
+  return result;
+}
+
+/**
+ * What each word of a field of `length` words adds (`fieldWordWeights`), given every field's
+ * total words over all `documents` entries: for the few entries a query's terms are in, where
+ * working out every entry's would cost more.
+ *
+ * @example
+ * wordWeights([2, 10, 0], 1, DEFAULT_INDEX_WEIGHTS)(0, 2); // 1.5
+ */
+export function wordWeights(totals: readonly number[], documents: number, weights: IndexWeights): (field: number, length: number) => number {
   const averages = totals.map((total) => Math.max(1, total / Math.max(1, documents)));
   const fieldWeights = [weights.name, weights.description, weights.metadata];
   const b = weights.lengthNormalization;
-  const result = new Float64Array(documents * 3);
-  for (let at = 0; at < documents * 3; at++) result[at] = fieldWeights[at % 3]! / (1 - b + (b * lengths[at]!) / averages[at % 3]!);
-  return result;
+  return (field, length) => fieldWeights[field]! / (1 - b + (b * length) / averages[field]!);
+}
+
+/**
+ * A term's count in an entry as its postings hold it, in hundredths (at least 1): the sum
+ * `buildRelevanceIndex` makes — each field's word weight (`fieldWordWeights`, at `weights[entry ×
+ * 3 + field]`) added once per word of the term there, field by field — from how many words of it
+ * each field holds (`counts[from]`, `[from + 1]`, `[from + 2]`). The one place the sum is made for
+ * an index worked out in parts (`lazyRelevanceIndex`, an index grown by a few entries).
+ *
+ * @example
+ * weightedCount(fieldWordWeights([2, 10, 0], 1, DEFAULT_INDEX_WEIGHTS), 0, [1, 2, 0], 0); // 350
+ */
+export function weightedCount(weights: ArrayLike<number>, entry: number, counts: ArrayLike<number>, from: number): number {
+  let sum = 0;
+  for (let field = 0; field < 3; field++) {
+    const weight = weights[entry * 3 + field]!;
+    for (let count = counts[from + field]!; count > 0; count--) sum += weight;
+  }
+  return Math.max(1, Math.round(sum * 100));
 }
 
 function grown<T extends Float64Array | Int32Array>(array: T): T {

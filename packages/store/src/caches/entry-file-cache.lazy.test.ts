@@ -6,7 +6,7 @@ import { prepareSessionInjection } from "../prepare-session-injection.js";
 import { readMemorySources } from "../read-memory-sources.js";
 import { keptCacheFileBytes, readKeptCacheFile } from "../__fixtures__/kept-cache-file.js";
 import { entryFileCachePath, type EntryFileCache } from "./entry-file-cache.js";
-import { encodeRankingCache } from "./ranking-cache-file.js";
+import { decodeRankingCache, encodeRankingCache } from "./ranking-cache-file.js";
 import { tempDir } from "../__fixtures__/temp-dir.js";
 
 const CORPORA = resolve(__dirname, "../../../../test/fixtures/corpora");
@@ -161,7 +161,19 @@ describe("a large file's kept entries", () => {
     await prepareSessionInjection({ projectRoot, globalStoreDir, fileCache: cache });
     const kept = await prepareSessionInjection({ projectRoot, globalStoreDir, fileCache: cache });
     expect(kept.plan).toEqual(parsed.plan);
-    expect(Buffer.compare(encodeRankingCache("f", kept.ranking!), encodeRankingCache("f", parsed.ranking!))).toBe(0);
+    // The ranking alone (a copy leaves out the files it was read from: what a cache of it keeps to grow it by).
+    expect(Buffer.compare(encodeRankingCache("f", { ...kept.ranking! }), encodeRankingCache("f", parsed.ranking!))).toBe(0);
+    // Read with the cache, the files are known, and its cache keeps what grows it; read without, not.
+    expect(decodeRankingCache(encodeRankingCache("f", kept.ranking!), "f")!.growth?.files.map((file) => [file.category, file.scope, file.end - file.start])).toEqual([
+      ["anti-patterns", "local", 75],
+      ["patterns", "local", 96],
+      ["heuristics", "local", 95],
+      // The example store's learnings are copies of the bank's: each kept in the place of its first copy.
+      ["anti-patterns", "global", 0],
+      ["patterns", "global", 0],
+      ["heuristics", "global", 0],
+    ]);
+    expect(decodeRankingCache(encodeRankingCache("f", parsed.ranking!), "f")!.growth).toBeUndefined();
   });
 
   it("after a learning is appended, leave the entries before it unread and give what parsing gives", async () => {

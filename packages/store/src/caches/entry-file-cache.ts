@@ -76,6 +76,12 @@ export interface FileEntries {
   terms: (PackedEntryTerms | undefined)[];
   /** Kept for a large file: how a read after an edit that only appended to it parses the rest alone. */
   tail?: FileTail;
+  /**
+   * The file's stamp (`fileStamp`) when what was read is what is kept of it (null: there is no
+   * file), so that what is worked out of it may be kept with it; absent when it was read but not
+   * kept.
+   */
+  stamp?: string | null;
 }
 
 /** Changes with the layout of the cache files, so that an older layout is never read as this one. */
@@ -199,7 +205,8 @@ function fitsTail(tail: unknown, entries: readonly Entry[]): tail is FileTail {
   return isTail(tail) && tail.resume.filePosition === entries.length && entries[entries.length - 1]!.origin.line === tail.resume.line;
 }
 
-function isTail(value: unknown): value is FileTail {
+/** Whether `value` is a `FileTail` (one kept elsewhere, read back). */
+export function isTail(value: unknown): value is FileTail {
   if (value === null || typeof value !== "object") return false;
   const { bytes, checksum, resume } = value as Partial<FileTail>;
   if (resume === null || typeof resume !== "object") return false;

@@ -1,6 +1,7 @@
-import type { Category, Confidence, Entry, Scope } from "@iflow-memory/parser";
+import { CATEGORIES, type Category, type Confidence, type Entry, type Scope } from "@iflow-memory/parser";
 import { entryList, indexTerms, LITTLE_ENDIAN, postingNumbers, postingText, type AnyRelevanceIndex, type EntryList, type EntryOrders, type RankingFacts, type RelevanceIndexReader } from "@iflow-memory/ranker";
 import { encodeLossless } from "../lossless-utf8.js";
+import type { MemoryFileRead } from "../read-entry-files.js";
 import { entryLinePieces } from "./entry-file-cache.js";
 import { CATEGORY_LETTERS, CONFIDENCE_LETTERS, LazyEntry, SCOPE_LETTERS } from "./lazy-entry.js";
 
@@ -24,6 +25,44 @@ export interface RankingData {
   /** What a ranking's scores read of each entry, from the cache file's columns (with `entries`): the entries it ranks are not made for it. */
   facts?: RankingFacts;
   sharedHashPrefixes: string[];
+  /**
+   * The memory files the candidates were read from and where each one's are (`rankedFiles`;
+   * null: not known): a cache file keeps them, with what a ranking grown by a few entries is
+   * worked out from (`RankingGrowth`).
+   */
+  files?: RankedFile[] | null;
+  /** Read back from a cache file that keeps it: what the ranking of the same files with a few entries appended to one is worked out from. */
+  growth?: RankingGrowth;
+  /** Grown from a cached ranking by learnings appended (`extendSessionInjection`): not cached again (the background refresh keeps the files' own). */
+  grown?: true;
+}
+
+/**
+ * A memory file of a ranking as it was read (`MemoryFileRead`, without its entries), its last
+ * entry as JSON (what a read of it from that entry on must give first), and where the candidates
+ * are that came first from it (positions `start` to `end − 1`: a copy of one in a later file,
+ * kept in its place, among them).
+ */
+export type RankedFile = Omit<MemoryFileRead, "entries"> & { last?: string; start: number; end: number };
+
+/**
+ * What a ranking cache keeps beyond the ranking, for a start after a few learnings were appended
+ * to one memory file (`extendSessionInjection`): each file as it was read and where its
+ * candidates are (`files`, when each file's are together, in the files' order), every entry's
+ * field lengths and, per term, its words per entry and field — what its postings were summed from
+ * (`LazyRelevanceIndex.fieldCounts`) — so that the postings of the entries with more appended
+ * are summed again without the others' words.
+ */
+export interface RankingGrowth {
+  files: RankedFile[];
+  /** Per field, how many words all entries hold. */
+  totals: [number, number, number];
+  /** Per entry and field (entry × 3 + field), how many words it holds. */
+  lengths(): Uint32Array;
+  /** Whether a candidate's content hash starts with `prefix`. */
+  hashStarting(prefix: string): boolean;
+  /** Per posting of `term` (in their order), its words in name, description and metadata. */
+  fieldCounts(term: string): Uint8Array;
 }
 
 /**
@@ -48,6 +87,8 @@ interface RankingHeader {
   /** Whether the columns' numbers are little-endian (as the machine that wrote them). */
   littleEndian: boolean;
   sharedHashPrefixes: string[];
+  /** With `RankingGrowth`: its files, its totals, and how many bytes its lengths and counts take after the postings' newline. */
+  growth?: { files: RankedFile[]; totals: [number, number, number]; bytes: number };
 }
 
 // At most so many entries of a cache file are made when it is read; more, each when it is first read.
@@ -189,6 +230,7 @@ export function rankingCachePieces(fingerprint: string, ranking: RankingData): U
   if (ranking.orders.inOrder !== undefined) columns.inOrder.set(ranking.orders.inOrder);
   else ranking.orders.order.forEach((place, position) => (columns.inOrder[place] = position));
   const { terms, postingStarts, postings } = packedPostings(ranking.index);
+  const growth = growthPieces(ranking, terms, postingStarts);
   const header: RankingHeader = {
     fingerprint,
     documents: ranking.index.documents,
@@ -200,8 +242,29 @@ export function rankingCachePieces(fingerprint: string, ranking: RankingData): U
     ...(hashWidth > 0 ? {} : { hashes: candidates.map((entry) => entry.contentHash) }),
     littleEndian: LITTLE_ENDIAN,
     sharedHashPrefixes: ranking.sharedHashPrefixes,
+    ...(growth === null ? {} : { growth: { files: growth.files, totals: growth.totals, bytes: growth.bytes } }),
   };
-  return [encodeLossless(`${JSON.stringify(header)}\n`), ...lines, new Uint8Array(postings.buffer, postings.byteOffset, postings.byteLength), Buffer.from("\n"), columnsBytes];
+  return [encodeLossless(`${JSON.stringify(header)}\n`), ...lines, new Uint8Array(postings.buffer, postings.byteOffset, postings.byteLength), Buffer.from("\n"), ...(growth?.pieces ?? []), columnsBytes];
+}
+
+// What a cache file keeps for `RankingGrowth`: null when the ranking was not read with its files
+// (`RankingData.files`) or its index cannot give its words' counts.
+function growthPieces(ranking: RankingData, terms: readonly string[], postingStarts: readonly number[]): { files: RankedFile[]; totals: [number, number, number]; bytes: number; pieces: Uint8Array[] } | null {
+  const { index, files } = ranking;
+  if (files === undefined || files === null || !("fieldCounts" in index)) return null;
+  const counts = (index as { fieldCounts(): { lengths: Uint32Array; byTerm: Map<string, Uint8Array> } | null }).fieldCounts();
+  if (counts === null || counts.lengths.length !== ranking.candidates.length * 3) return null;
+  const pieces: Uint8Array[] = [new Uint8Array(counts.lengths.buffer, counts.lengths.byteOffset, counts.lengths.byteLength)];
+  let bytes = counts.lengths.byteLength;
+  for (let at = 0; at < terms.length; at++) {
+    const termCounts = counts.byTerm.get(terms[at]!);
+    if (termCounts === undefined || termCounts.length !== (postingStarts[at + 1]! - postingStarts[at]!) * 3) return null;
+    pieces.push(termCounts);
+    bytes += termCounts.length;
+  }
+  const totals: [number, number, number] = [0, 0, 0];
+  counts.lengths.forEach((length, at) => (totals[at % 3]! += length));
+  return { files, totals, bytes, pieces };
 }
 
 // The index's terms, sorted, and every term's postings one after another as numbers — a
@@ -274,7 +337,10 @@ export function decodeRankingCacheHeader(header: string, fingerprint: string, bo
   const columns = columnLayout(columnsBytes, count, hashWidth, namesLater ? 0 : nameBytes);
   if (columns.nameStarts[count] !== nameBytes) return null;
   const postingsStart = columns.offsets[count]!;
-  if (columnsStart !== postingsStart + postingStarts[terms.length]! * POSTING_BYTES + 1) return null;
+  const growthStart = postingsStart + postingStarts[terms.length]! * POSTING_BYTES + 1;
+  if (parsed.growth !== undefined && (parsed.growth === null || typeof parsed.growth !== "object")) return null;
+  const growthBytes = parsed.growth === undefined ? 0 : parsed.growth.bytes;
+  if (!Number.isSafeInteger(growthBytes) || growthBytes < 0 || columnsStart !== growthStart + growthBytes) return null;
   const readLine = (start: number, end: number) => {
     const bytes = read(start, end);
     return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
@@ -341,6 +407,15 @@ export function decodeRankingCacheHeader(header: string, fingerprint: string, bo
     decoded.set(term, postings);
     return postings;
   };
+  const hashStarting =
+    typeof hashes === "string"
+      ? (prefix: string) => {
+          for (let at = hashes.indexOf(prefix); at >= 0; at = hashes.indexOf(prefix, at + 1)) if (at % hashWidth === 0) return true;
+          return false;
+        }
+      : (prefix: string) => hashes.some((hash) => hash.startsWith(prefix));
+  const growth = parsed.growth === undefined ? undefined : rankingGrowth(parsed.growth, count, growthStart, { postingsOf: (at) => [postingStarts[at]!, postingStarts[at + 1]!], find, read, hashStarting });
+  if (growth === null) return null;
   const index: RelevanceIndexReader = {
     version: 2,
     documents: parsed.documents,
@@ -359,7 +434,63 @@ export function decodeRankingCacheHeader(header: string, fingerprint: string, bo
     orders: { order: columns.order, recency: columns.recency, inOrder: columns.inOrder },
     facts,
     sharedHashPrefixes: parsed.sharedHashPrefixes,
+    ...(growth === undefined ? {} : { growth }),
   };
+}
+
+// A cache file's `RankingGrowth` (its header's `growth`), its lengths and counts read when first
+// asked for from `growthStart` on (`read`); null when its header is not what a writer gives.
+function rankingGrowth(
+  { files, totals }: { files: unknown; totals: unknown },
+  count: number,
+  growthStart: number,
+  file: {
+    postingsOf: (at: number) => [number, number];
+    find: (term: string) => number;
+    read: (start: number, end: number) => Uint8Array;
+    hashStarting: (prefix: string) => boolean;
+  },
+): RankingGrowth | null {
+  if (!Array.isArray(files) || !files.every(isRankedFile) || files.at(-1)?.end !== count) return null;
+  if (!files.every((ranked, at) => ranked.start === (at === 0 ? 0 : files[at - 1]!.end))) return null;
+  if (!Array.isArray(totals) || totals.length !== 3 || !totals.every((total) => Number.isSafeInteger(total) && total >= 0)) return null;
+  const { postingsOf, find, read, hashStarting } = file;
+  const countsStart = growthStart + count * 12;
+  let lengths: Uint32Array | undefined;
+  return {
+    files,
+    totals: totals as [number, number, number],
+    lengths: () => {
+      if (lengths !== undefined) return lengths;
+      let bytes = read(growthStart, countsStart);
+      // The view needs its bytes aligned for 4-byte numbers: copied when they are not.
+      if (bytes.byteOffset % 4 !== 0) bytes = new Uint8Array(bytes);
+      return (lengths = new Uint32Array(bytes.buffer, bytes.byteOffset, count * 3));
+    },
+    hashStarting,
+    fieldCounts: (term) => {
+      const at = find(term);
+      if (at < 0) throw new Error(`the index holds no term ${JSON.stringify(term)}`);
+      const [start, end] = postingsOf(at);
+      return read(countsStart + start * 3, countsStart + end * 3);
+    },
+  };
+}
+
+function isRankedFile(value: unknown): value is RankedFile {
+  if (value === null || typeof value !== "object") return false;
+  const file = value as Partial<RankedFile>;
+  const place = (number: unknown) => Number.isSafeInteger(number) && (number as number) >= 0;
+  return (
+    typeof file.path === "string" &&
+    (file.scope === "local" || file.scope === "global") &&
+    CATEGORIES.includes(file.category as Category) &&
+    (file.stamp === undefined || file.stamp === null || typeof file.stamp === "string") &&
+    (file.last === undefined || typeof file.last === "string") &&
+    place(file.start) &&
+    place(file.end) &&
+    file.end! >= file.start!
+  );
 }
 
 // What the entries of one cache file share: its columns, how to read a line of it, and what was
