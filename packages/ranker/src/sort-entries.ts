@@ -91,22 +91,15 @@ export function entryOrders(entries: readonly Entry[]): EntryOrders {
  * keep their order among themselves (their places, and their positions past `at` moved by
  * `added`), and each added entry is put in its place by the same comparisons, with a few of the
  * others' keys read (a binary search each): what `entryOrders(entries)` gives, without reading
- * every entry's keys or sorting. `countOf` gives an entry's observation count by position (read
- * from a column, where the entries are made as they are read). Null when one is not a finite
- * number (where `entryOrders` compares otherwise).
+ * every entry's keys or sorting — where every observation count is a finite number (else
+ * `entryOrders` compares otherwise; the caller knows it of the list before, and null is given
+ * when an added entry's is not).
  *
  * @example
  * extendEntryOrders(orders, [...before.slice(0, 3), learning, ...before.slice(3)], 3, 1); // as entryOrders of that list
  */
-export function extendEntryOrders(
-  orders: Required<EntryOrders>,
-  entries: EntryList,
-  at: number,
-  added: number,
-  countOf = (position: number) => entries.at(position)!.observationCount,
-): Required<EntryOrders> | null {
+export function extendEntryOrders(orders: Required<EntryOrders>, entries: EntryList, at: number, added: number): Required<EntryOrders> | null {
   const count = entries.length;
-  for (let position = 0; position < count; position++) if (!Number.isFinite(countOf(position))) return null;
   // The keys of the entries read, by position (a search reads a few dozen of thousands).
   const keys = new Map<number, PriorityKey<Entry>>();
   const keyOf = (position: number) => {
@@ -115,17 +108,18 @@ export function extendEntryOrders(
     return key;
   };
   const fresh = Array.from({ length: added }, (_, place) => at + place);
+  if (fresh.some((position) => !Number.isFinite(keyOf(position).count))) return null;
   // The positions in an order: those of the list before (`sorted`, moved), with the added ones
   // among them, each after those `compare` puts before it.
   const merged = (sorted: Int32Array, compare: (a: PriorityKey<Entry>, b: PriorityKey<Entry>) => number): Int32Array => {
-    const moved = (position: number) => (position >= at ? position + added : position);
     const ordered = [...fresh].sort((a, b) => compare(keyOf(a), keyOf(b)));
     const before = ordered.map((position) => {
       let low = 0;
       let high = sorted.length;
       while (low < high) {
         const middle = (low + high) >> 1;
-        if (compare(keyOf(position), keyOf(moved(sorted[middle]!))) > 0) low = middle + 1;
+        const other = sorted[middle]!;
+        if (compare(keyOf(position), keyOf(other >= at ? other + added : other)) > 0) low = middle + 1;
         else high = middle;
       }
       return low;
@@ -133,10 +127,12 @@ export function extendEntryOrders(
     const result = new Int32Array(count);
     let made = 0;
     let next = 0;
-    for (let place = 0; place <= sorted.length; place++) {
+    for (let place = 0; place < sorted.length; place++) {
       while (next < ordered.length && before[next] === place) result[made++] = ordered[next++]!;
-      if (place < sorted.length) result[made++] = moved(sorted[place]!);
+      const position = sorted[place]!;
+      result[made++] = position >= at ? position + added : position;
     }
+    while (next < ordered.length) result[made++] = ordered[next++]!;
     return result;
   };
   const recency = merged(inverse(orders.recency), compareRecency);

@@ -134,7 +134,7 @@ function grownInjection(earlier: SessionInjection, ranking: RankingData & Requir
     confidence: pick(old.confidence, (entry) => entry.confidence),
     contentHash: pick(old.contentHash, (entry) => entry.contentHash),
   };
-  const orders = extendEntryOrders({ ...ranking.orders, inOrder: ranking.orders.inOrder! }, entries, at, added.length, facts.observationCount);
+  const orders = growth.finiteCounts ? extendEntryOrders({ ...ranking.orders, inOrder: ranking.orders.inOrder! }, entries, at, added.length) : null;
   if (orders === null) return null;
   const index = grownIndex(ranking.index as RelevanceIndexReader, growth, at, added);
   const { config } = earlier;
@@ -194,12 +194,11 @@ function grownIndex(kept: RelevanceIndexReader, growth: RankingGrowth, at: numbe
   let weights: Float64Array | undefined;
   const weighed = (position: number): Float64Array => {
     weights ??= new Float64Array(documents * 3).fill(-1);
-    if (weights[position * 3]! < 0) {
-      const own = position >= at && position < at + added.length ? terms[position - at]! : null;
-      const lengths = own === null ? growth.lengths() : null;
-      const kept = (position < at ? position : position - added.length) * 3;
-      for (let field = 0; field < 3; field++) weights[position * 3 + field] = weightOf(field, own === null ? lengths![kept + field]! : own[field]!.length);
-    }
+    if (weights[position * 3]! >= 0) return weights;
+    const own = position >= at && position < at + added.length ? terms[position - at]! : null;
+    const lengths = own === null ? growth.lengths() : null;
+    const kept = (position < at ? position : position - added.length) * 3;
+    for (let field = 0; field < 3; field++) weights[position * 3 + field] = weightOf(field, own === null ? lengths![kept + field]! : own[field]!.length);
     return weights;
   };
   const made = new Map<string, number[]>();

@@ -55,6 +55,8 @@ export type RankedFile = Omit<MemoryFileRead, "entries"> & { last?: string; star
  */
 export interface RankingGrowth {
   files: RankedFile[];
+  /** Whether every entry's observation count is a finite number (what `extendEntryOrders` needs). */
+  finiteCounts: boolean;
   /** Per field, how many words all entries hold. */
   totals: [number, number, number];
   /** Per entry and field (entry × 3 + field), how many words it holds. */
@@ -88,7 +90,7 @@ interface RankingHeader {
   littleEndian: boolean;
   sharedHashPrefixes: string[];
   /** With `RankingGrowth`: its files, its totals, and how many bytes its lengths and counts take after the postings' newline. */
-  growth?: { files: RankedFile[]; totals: [number, number, number]; bytes: number };
+  growth?: { files: RankedFile[]; totals: [number, number, number]; finiteCounts: boolean; bytes: number };
 }
 
 // At most so many entries of a cache file are made when it is read; more, each when it is first read.
@@ -242,14 +244,14 @@ export function rankingCachePieces(fingerprint: string, ranking: RankingData): U
     ...(hashWidth > 0 ? {} : { hashes: candidates.map((entry) => entry.contentHash) }),
     littleEndian: LITTLE_ENDIAN,
     sharedHashPrefixes: ranking.sharedHashPrefixes,
-    ...(growth === null ? {} : { growth: { files: growth.files, totals: growth.totals, bytes: growth.bytes } }),
+    ...(growth === null ? {} : { growth: { files: growth.files, totals: growth.totals, finiteCounts: growth.finiteCounts, bytes: growth.bytes } }),
   };
   return [encodeLossless(`${JSON.stringify(header)}\n`), ...lines, new Uint8Array(postings.buffer, postings.byteOffset, postings.byteLength), Buffer.from("\n"), ...(growth?.pieces ?? []), columnsBytes];
 }
 
 // What a cache file keeps for `RankingGrowth`: null when the ranking was not read with its files
 // (`RankingData.files`) or its index cannot give its words' counts.
-function growthPieces(ranking: RankingData, terms: readonly string[], postingStarts: readonly number[]): { files: RankedFile[]; totals: [number, number, number]; bytes: number; pieces: Uint8Array[] } | null {
+function growthPieces(ranking: RankingData, terms: readonly string[], postingStarts: readonly number[]): { files: RankedFile[]; totals: [number, number, number]; finiteCounts: boolean; bytes: number; pieces: Uint8Array[] } | null {
   const { index, files } = ranking;
   if (files === undefined || files === null || !("fieldCounts" in index)) return null;
   const counts = (index as { fieldCounts(): { lengths: Uint32Array; byTerm: Map<string, Uint8Array> } | null }).fieldCounts();
@@ -264,7 +266,8 @@ function growthPieces(ranking: RankingData, terms: readonly string[], postingSta
   }
   const totals: [number, number, number] = [0, 0, 0];
   counts.lengths.forEach((length, at) => (totals[at % 3]! += length));
-  return { files, totals, bytes, pieces };
+  const finiteCounts = ranking.candidates.every((entry) => Number.isFinite(entry.observationCount));
+  return { files, totals, finiteCounts, bytes, pieces };
 }
 
 // The index's terms, sorted, and every term's postings one after another as numbers — a
@@ -441,7 +444,7 @@ export function decodeRankingCacheHeader(header: string, fingerprint: string, bo
 // A cache file's `RankingGrowth` (its header's `growth`), its lengths and counts read when first
 // asked for from `growthStart` on (`read`); null when its header is not what a writer gives.
 function rankingGrowth(
-  { files, totals }: { files: unknown; totals: unknown },
+  { files, totals, finiteCounts }: { files: unknown; totals: unknown; finiteCounts: unknown },
   count: number,
   growthStart: number,
   file: {
@@ -453,12 +456,13 @@ function rankingGrowth(
 ): RankingGrowth | null {
   if (!Array.isArray(files) || !files.every(isRankedFile) || files.at(-1)?.end !== count) return null;
   if (!files.every((ranked, at) => ranked.start === (at === 0 ? 0 : files[at - 1]!.end))) return null;
-  if (!Array.isArray(totals) || totals.length !== 3 || !totals.every((total) => Number.isSafeInteger(total) && total >= 0)) return null;
+  if (!Array.isArray(totals) || totals.length !== 3 || !totals.every((total) => Number.isSafeInteger(total) && total >= 0) || typeof finiteCounts !== "boolean") return null;
   const { postingsOf, find, read, hashStarting } = file;
   const countsStart = growthStart + count * 12;
   let lengths: Uint32Array | undefined;
   return {
     files,
+    finiteCounts,
     totals: totals as [number, number, number],
     lengths: () => {
       if (lengths !== undefined) return lengths;
