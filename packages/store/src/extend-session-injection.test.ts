@@ -112,7 +112,7 @@ describe("extendSessionInjection", () => {
     expect(read.ranking!.candidates.some((entry) => entry.name === "Another One")).toBe(true);
   });
 
-  it("declines where growing could give other than reading: a file changed before its end, two files, a secret, a copy, an edit of the last entry, nothing appended", async () => {
+  it("declines where growing could give other than reading: a file changed before its end, two files, a secret, a copy, an edit of the last entry, nothing appended, a commit under way", async () => {
     const cases: [string, (bank: Awaited<ReturnType<typeof cachedBank>>) => void][] = [
       ["changed before its end", (bank) => writeFileSync(bank.bank("heuristics"), readFileSync(bank.bank("heuristics"), "utf8").replace("Target ~100-160 lines", "Target ~120-160 lines") + learning("New", "Body."))],
       ["two files", (bank) => (appendFileSync(bank.bank("heuristics"), learning("New", "Body.")), appendFileSync(bank.bank("patterns"), learning("Other", "Body.")))],
@@ -120,6 +120,8 @@ describe("extendSessionInjection", () => {
       ["a copy of a candidate", (bank) => appendFileSync(bank.bank("heuristics"), `\n### Reference File Sizing Again\n${readFileSync(bank.bank("heuristics"), "utf8").split("### Reference File Sizing\n")[1]!.split("\n- ")[0]}\n- Observation count: 1\n`)],
       ["a line added to the last entry", (bank) => appendFileSync(bank.bank("heuristics"), "- Also seen: Feature #041\n")],
       ["a blank line", (bank) => appendFileSync(bank.bank("heuristics"), "\n")],
+      // A promotion under way in the global store: the files are read as it commits them.
+      ["a commit's journal", (bank) => (appendFileSync(bank.bank("heuristics"), learning("New", "Body.")), writeFileSync(join(bank.globalStoreDir, ".commit.json"), "{}"))],
     ];
     for (const [what, change] of cases) {
       const bank = await cachedBank();

@@ -1,3 +1,4 @@
+import { dirname, join } from "node:path";
 import { parseKnowledgeBank, redactEntry, type Entry } from "@iflow-memory/parser";
 import {
   boundSourceLine,
@@ -19,10 +20,12 @@ import {
 } from "@iflow-memory/ranker";
 import { fileStamp, isTail } from "./caches/entry-file-cache.js";
 import type { RankedFile, RankingData, RankingGrowth } from "./caches/ranking-cache-file.js";
+import { COMMIT_JOURNAL } from "./commit-files.js";
 import { crc32 } from "./crc32.js";
 import { sessionIndex, trackedPlan, type SessionInjection } from "./prepare-session-injection.js";
 import { grownText, type MemoryFileRead } from "./read-entry-files.js";
 import { readUserFile } from "./read-user-file.js";
+import { statOrNull } from "./stat-or-null.js";
 import { projectName, type TrackedPlan } from "./write-tracking.js";
 
 /** Learnings appended at most for an injection to be grown by them (`extendSessionInjection`); more, and the files are read. */
@@ -37,9 +40,9 @@ export const GROWN_ENTRIES_MAX = 64;
  * index, with the others taken as they were. What `prepareSessionInjection` gives for the files,
  * without reading the others or what did not change: a start after a learning was added costs
  * the learning, not the store. Null where it cannot tell it would give the same (then the files
- * are read): another file changed, the file changed before its end or is read whole, a warning,
- * a secret, a learning the same as a candidate or sharing its short hash, more than
- * `GROWN_ENTRIES_MAX` of them.
+ * are read): another file changed, the file changed before its end or is read whole, a commit
+ * under way, a warning, a secret, a learning the same as a candidate or sharing its short hash,
+ * more than `GROWN_ENTRIES_MAX` of them.
  *
  * @example
  * const injection = (await extendSessionInjection(earlier, { projectRoot })) ?? (await prepareSessionInjection(options));
@@ -62,6 +65,10 @@ export async function extendSessionInjection(earlier: SessionInjection, options:
   const file = growth.files[grown];
   const state = states[grown];
   if (file === undefined || state === null || state === undefined || !isTail(file.tail) || file.end === file.start) return null;
+  // A commit's journal beside the files (a promotion under way, or one a killed writer left): the
+  // files are read as it commits them (`readCommittedFiles`), not as they lie.
+  const journals = await Promise.all([...new Set(growth.files.map((ranked) => dirname(ranked.path)))].map((directory) => statOrNull(join(directory, COMMIT_JOURNAL), { inThread })));
+  if (journals.some((journal) => journal !== null)) return null;
   const { tail } = file;
   const read = await readUserFile(file.path, { inThread });
   if (!("bytes" in read)) return null;
