@@ -8,7 +8,7 @@ import { makeEntry } from "../__fixtures__/make-entry.js";
 import { lazyRelevanceIndex } from "./lazy-relevance-index.js";
 import { rankEntries } from "./rank-entries.js";
 import { PackedTerms } from "./packed-terms.js";
-import { buildRelevanceIndex, entryFieldTerms, numberTerms, termPostings, type IndexWeights, type KnownTerms, type RelevanceIndex } from "./relevance-index.js";
+import { buildRelevanceIndex, entryFieldTerms, fieldWordWeights, numberTerms, postingNumbers, termPostings, weightedCount, type IndexWeights, type KnownTerms, type RelevanceIndex } from "./relevance-index.js";
 import type { LazyRelevanceIndex } from "./lazy-relevance-index.js";
 
 // Terms a query may ask for: those of the words, and some no entry holds.
@@ -28,6 +28,28 @@ function expectSameIndex(lazy: LazyRelevanceIndex, built: RelevanceIndex, asked:
 }
 
 describe("lazyRelevanceIndex", () => {
+  it("gives the words per field its postings were summed from (fieldCounts): summed with the field weights, every term's postings as built (200 random banks and weights); null past 255 words of a term in a field", () => {
+    fc.assert(
+      fc.property(fc.array(indexEntryArbitrary, { maxLength: 30 }), indexWeightsArbitrary, (entries, weights: IndexWeights) => {
+        const counts = lazyRelevanceIndex(entries, weights).fieldCounts()!;
+        expect(Array.from(counts.lengths)).toEqual(entries.flatMap((entry) => entryFieldTerms(entry).map((terms) => terms.length)));
+        const wordWeights = fieldWordWeights(counts.lengths, entries.length, weights);
+        const built = buildRelevanceIndex(entries, weights);
+        expect([...counts.byTerm.keys()].sort()).toEqual(Object.keys(built.postings).sort());
+        for (const [term, text] of Object.entries(built.postings)) {
+          const postings = postingNumbers(text);
+          const termCounts = counts.byTerm.get(term)!;
+          expect(termCounts.length).toBe((postings.length / 2) * 3);
+          postings.forEach((number, at) => at % 2 === 1 && expect(weightedCount(wordWeights, postings[at - 1]!, termCounts, ((at - 1) / 2) * 3), term).toBe(number));
+        }
+      }),
+      { numRuns: 200 },
+    );
+    const repeated = makeEntry({ name: "Loops", description: Array.from({ length: 256 }, () => "retry").join(" ") });
+    expect(lazyRelevanceIndex([repeated]).fieldCounts()).toBeNull();
+    expect(lazyRelevanceIndex([{ ...repeated, description: Array.from({ length: 255 }, () => "retry").join(" ") }]).fieldCounts()?.byTerm.get("retri")).toEqual(Uint8Array.of(0, 255, 0));
+  });
+
   it("gives what buildRelevanceIndex builds, term for term, asked for a query's terms first or not, before and after it is built whole: entries numbered in two files' vocabularies (with terms no entry holds), packed with a third file's, tokenized, or damaged (300 random banks and weights, zero weights too)", () => {
     fc.assert(
       fc.property(

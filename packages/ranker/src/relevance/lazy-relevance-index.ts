@@ -131,25 +131,51 @@ export class LazyRelevanceIndex implements RelevanceIndexReader {
    * const counts = index.fieldCounts(); // counts?.byTerm.get("retri") → Uint8Array [0, 1, 0, 1, 0, 0, …]
    */
   fieldCounts(): { lengths: Uint32Array; byTerm: Map<string, Uint8Array> } | null {
-    const words = this.words();
+    const { packs, packOf, places, lengths } = this.words();
     const terms = [...this.held()];
     const slots = new Map<unknown, number>(terms.map((term, slot) => [term, slot]));
-    const hits = new Hits(slots.size);
-    this.walk(words, slots, hits);
-    const perSlot = new Int32Array(terms.length);
-    for (const slot of hits.slot) perSlot[slot]!++;
-    const counts = terms.map((_, slot) => new Uint8Array(perSlot[slot]! * 3));
-    const filled = new Int32Array(terms.length);
-    for (let hit = 0; hit < hits.slot.length; hit++) {
-      const slot = hits.slot[hit]!;
-      const at = filled[slot]!++ * 3;
-      for (let field = 0; field < 3; field++) {
-        const count = hits.counts[hit * 3 + field]!;
-        if (count > 255) return null;
-        counts[slot]![at + field] = count;
+    const masks = packs.map((pack) => maskOf(pack.vocabulary, slots));
+    // Each word of a held term, entry by entry and field by field: its slot, entry and field.
+    const eachWord = (visit: (slot: number, position: number, field: number) => void) => {
+      for (let position = 0; position < this.documents; position++) {
+        const { words, starts } = packs[packOf[position]!]!;
+        const mask = masks[packOf[position]!]!;
+        const place = places[position]! * 3;
+        for (let field = 0; field < 3; field++) {
+          const to = starts[place + field + 1]!;
+          for (let word = starts[place + field]!; word < to; word++) {
+            const slot = mask[words[word]!]!;
+            if (slot >= 0) visit(slot, position, field);
+          }
+        }
       }
-    }
-    return { lengths: words.lengths, byTerm: new Map(terms.map((term, slot) => [term, counts[slot]!])) };
+    };
+    // Two walks, into one array of bytes: first how many entries hold each term (where each
+    // term's postings start), then each posting's words per field.
+    const metBy = new Int32Array(terms.length);
+    const starts = new Int32Array(terms.length + 1);
+    eachWord((slot, position) => {
+      if (metBy[slot] === position + 1) return;
+      metBy[slot] = position + 1;
+      starts[slot + 1]!++;
+    });
+    for (let slot = 0; slot < terms.length; slot++) starts[slot + 1]! += starts[slot]!;
+    const counts = new Uint8Array(starts[terms.length]! * 3);
+    const next = starts.slice(0, terms.length);
+    const current = new Int32Array(terms.length);
+    metBy.fill(0);
+    let overflow = false;
+    eachWord((slot, position, field) => {
+      if (metBy[slot] !== position + 1) {
+        metBy[slot] = position + 1;
+        current[slot] = next[slot]!++;
+      }
+      const at = current[slot]! * 3 + field;
+      if (counts[at] === 255) overflow = true;
+      else counts[at]!++;
+    });
+    if (overflow) return null;
+    return { lengths, byTerm: new Map(terms.map((term, slot) => [term, counts.subarray(starts[slot]! * 3, starts[slot + 1]! * 3)])) };
   }
 
   /** Its JSON is the built index's. */
