@@ -6,7 +6,7 @@ import { tempDir } from "./__fixtures__/temp-dir.js";
 import type { EntryFileCache } from "./caches/entry-file-cache.js";
 import { injectionCachePath, injectionFingerprint, readCachedInjectionOrEarlier, readCachedRanking, writeCachedInjection } from "./caches/injection-cache.js";
 import { extendSessionInjection } from "./extend-session-injection.js";
-import { prepareSessionInjection, type SessionInjection } from "./prepare-session-injection.js";
+import { plainSessionInjection, prepareSessionInjection, type SessionInjection } from "./prepare-session-injection.js";
 import { planPromptRecall, planSessionStart } from "./relevance/plan-session-injection.js";
 
 const CORPORA = resolve(__dirname, "../../../test/fixtures/corpora");
@@ -24,7 +24,7 @@ const QUERIES: RelevanceQuery[] = [
 // The real 2026-04 bank and the example store, their injection worked out and cached as the
 // background refresh does (every file kept, its ranking with what grows it), on a clock a minute
 // ahead (settled).
-async function cachedBank(corpus = "iflow-kb-2026-04") {
+async function cachedBank({ corpus = "iflow-kb-2026-04", worker = false } = {}) {
   const root = tempDir("iflow-grown-");
   const projectRoot = join(root, "project");
   const globalStoreDir = join(root, "store");
@@ -34,7 +34,9 @@ async function cachedBank(corpus = "iflow-kb-2026-04") {
   const fileCache: EntryFileCache = { dir: join(globalStoreDir, ".cache"), salt: SALT, now };
   const path = injectionCachePath(globalStoreDir, projectRoot);
   const fingerprint = () => injectionFingerprint({ projectRoot, globalStoreDir, salt: SALT, now: now() });
-  await writeCachedInjection(path, fingerprint().value, await prepareSessionInjection({ projectRoot, globalStoreDir, fileCache }));
+  // Worked out in a worker (files over 4 MiB): made plain for its message, its index built whole.
+  const prepared = await prepareSessionInjection({ projectRoot, globalStoreDir, fileCache });
+  await writeCachedInjection(path, fingerprint().value, worker ? plainSessionInjection(prepared) : prepared);
   const bank = (name: string) => join(projectRoot, "docs/knowledge-bank", `${name}.md`);
   // The cached injection of the files before they changed, its ranking read back from its cache.
   const earlier = (): SessionInjection => {
@@ -93,6 +95,14 @@ describe("extendSessionInjection", () => {
         learning("Retry Loops Without a Budget", "Retries without a budget turn one slow call into a thundering herd.") +
         learning("Undated Learning", "No date, no count: it sorts by its place in the file.", ""),
     );
+    const grown = await extendSessionInjection(bank.earlier(), { projectRoot: bank.projectRoot });
+    expect(grown).not.toBeNull();
+    expectSame(grown!, await bank.read());
+  });
+
+  it("grows an injection worked out in a worker as one worked out in the hook's thread", async () => {
+    const bank = await cachedBank({ worker: true });
+    appendFileSync(bank.bank("heuristics"), learning("Check the Retry Budget First", "Before raising a timeout, count the retries the webhook queue makes."));
     const grown = await extendSessionInjection(bank.earlier(), { projectRoot: bank.projectRoot });
     expect(grown).not.toBeNull();
     expectSame(grown!, await bank.read());

@@ -101,8 +101,15 @@ export function plainSessionInjection(injection: SessionInjection): SessionInjec
   const { ranking } = injection;
   if (ranking === undefined) return injection;
   // A lazy index built whole: known by its method, so that the worker's bundle need not hold its class.
-  const index = "whole" in ranking.index ? (ranking.index as LazyRelevanceIndex).whole() : ranking.index;
-  return { ...injection, ranking: { ...ranking, candidates: ranking.candidates.map(plainEntry), index } };
+  const lazy = "whole" in ranking.index ? (ranking.index as LazyRelevanceIndex) : null;
+  const index = lazy === null ? ranking.index : lazy.whole();
+  // The files it was read from and its words per field, worked out here: what a cache of it keeps to grow it by (`RankingGrowth`).
+  const { files } = ranking;
+  const fieldCounts = files === undefined || files === null || lazy === null ? null : lazy.fieldCounts();
+  return {
+    ...injection,
+    ranking: { ...ranking, candidates: ranking.candidates.map(plainEntry), index, ...(files === undefined ? {} : { files }), ...(fieldCounts === null ? {} : { fieldCounts }) },
+  };
 }
 
 /** Lines a session start's index names at most. */

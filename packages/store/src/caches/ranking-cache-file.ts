@@ -31,6 +31,8 @@ export interface RankingData {
    * worked out from (`RankingGrowth`).
    */
   files?: RankedFile[] | null;
+  /** The index's words per field (`LazyRelevanceIndex.fieldCounts`), worked out where the index was (a worker's, whose index is given built): for a cache file's `RankingGrowth`. */
+  fieldCounts?: FieldCounts;
   /** Read back from a cache file that keeps it: what the ranking of the same files with a few entries appended to one is worked out from. */
   growth?: RankingGrowth;
   /** Grown from a cached ranking by learnings appended (`extendSessionInjection`): not cached again (the background refresh keeps the files' own). */
@@ -44,6 +46,12 @@ export interface RankingData {
  * kept in its place, among them).
  */
 export type RankedFile = Omit<MemoryFileRead, "entries"> & { last?: string; start: number; end: number };
+
+/** Every entry's field lengths and, per term, every posting's words per field (`LazyRelevanceIndex.fieldCounts`). */
+export interface FieldCounts {
+  lengths: Uint32Array;
+  byTerm: Map<string, Uint8Array>;
+}
 
 /**
  * What a ranking cache keeps beyond the ranking, for a start after a few learnings were appended
@@ -253,8 +261,8 @@ export function rankingCachePieces(fingerprint: string, ranking: RankingData): U
 // (`RankingData.files`) or its index cannot give its words' counts.
 function growthPieces(ranking: RankingData, terms: readonly string[], postingStarts: readonly number[]): { files: RankedFile[]; totals: [number, number, number]; finiteCounts: boolean; bytes: number; pieces: Uint8Array[] } | null {
   const { index, files } = ranking;
-  if (files === undefined || files === null || !("fieldCounts" in index)) return null;
-  const counts = (index as { fieldCounts(): { lengths: Uint32Array; byTerm: Map<string, Uint8Array> } | null }).fieldCounts();
+  if (files === undefined || files === null) return null;
+  const counts = ranking.fieldCounts ?? ("fieldCounts" in index ? (index as { fieldCounts(): FieldCounts | null }).fieldCounts() : null);
   if (counts === null || counts.lengths.length !== ranking.candidates.length * 3) return null;
   const pieces: Uint8Array[] = [new Uint8Array(counts.lengths.buffer, counts.lengths.byteOffset, counts.lengths.byteLength)];
   let bytes = counts.lengths.byteLength;
