@@ -238,10 +238,12 @@ describe.each(testNodes())("on $label", ({ major, executable, missing }) => {
       // What the worker worked out is cached for the session's prompts and later starts: each
       // entry on a line of its own, whole (the line of the store's last entry, as the file has it).
       const file = readFileSync(rankingCachePath(injectionCachePath(store, other)));
-      const { columns, postingStarts } = JSON.parse(file.toString("utf8", 0, file.indexOf(10))) as { columns: number; postingStarts: number[] };
+      const { columns, postingStarts, growth } = JSON.parse(file.toString("utf8", 0, file.indexOf(10))) as { columns: number; postingStarts: number[]; growth?: { bytes: number } };
       // The header, then the entries' lines (the project's one, the store's 50,000), up to the
-      // postings (8 bytes each, and a newline) and the columns.
-      const ranking = file.toString("utf8", 0, file.length - columns - postingStarts.at(-1)! * 8 - 1).split("\n");
+      // postings (8 bytes each, and a newline), what grows the injection after an edit (kept from
+      // the worker's injection too) and the columns.
+      expect(growth?.bytes).toBeGreaterThan(0);
+      const ranking = file.toString("utf8", 0, file.length - columns - growth!.bytes - postingStarts.at(-1)! * 8 - 1).split("\n");
       expect(ranking.length).toBe(1 + 50_001 + 1);
       expect(JSON.parse(ranking.at(-2)!)).toMatchObject({ name: "Lesson 49999", description: "When the build breaks for reason 49999, read the log first.", metadata: { "Observation count": "6" } });
     });
