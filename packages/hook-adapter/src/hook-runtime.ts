@@ -39,8 +39,6 @@ export interface InjectionSources {
   fileCache?: EntryFileCache;
   /** The project's config as its config file gives it now, when that is known without reading it (`prepareSessionInjection`'s `config`). */
   config?: KnownConfig;
-  /** The injection cached before a memory file last changed, its ranking read back from its cache (`prepareSessionInjection`'s `earlier`). */
-  earlier?: SessionInjection;
 }
 
 /** Works out a session's injection from the files: `prepareSessionInjection` of the store. */
@@ -64,10 +62,11 @@ export interface HookIO {
    */
   prepareAside?: PrepareInjection;
   /**
-   * Grows the injection made before an edit of files over `IN_PROCESS_MAX_BYTES` by the
-   * learnings appended (`extendSessionInjection`): the session gets the files as they are now,
-   * at the cost of the learnings, where it would get them as they were. Absent: it gets them as
-   * they were (and smaller files are grown by `prepare`, given `earlier`).
+   * Grows the injection cached before an edit by the learnings appended to one memory file
+   * (`extendSessionInjection`): the session gets the files as they are now at the cost of the
+   * learnings, not of the store, whatever their size. Absent: the files are read again (those over
+   * `IN_PROCESS_MAX_BYTES`: the session gets them as they were, while a background process
+   * reads them).
    */
   grow?: GrowInjection;
   /**
@@ -303,22 +302,27 @@ export async function cachedInjection(io: HookIO, sources: InjectionSources, wai
     const aside = cacheOn && fingerprint.settled && !large && refreshInBackground !== undefined && launchRefresh(refreshInBackground, io.atExit, path, sources) === "claimed";
     // The files read in the hook's own thread (`EntryFileCache.inThread`): its process cannot exit before a read on libuv's threads returns.
     const fileCache = cacheOn ? { fileCache: { ...entryFileCache(sources.globalStoreDir), readOnly: aside, inThread: true } } : {};
-    // The injection made before the change, with what its ranking's cache keeps to grow it by
-    // learnings appended to one file (read here: a worker is given plain data alone).
-    const before = large || !cacheOn ? null : earlierInjection();
-    const ranking = before === null ? null : readCachedRanking(path, before.fingerprint);
-    const earlier = ranking?.growth === undefined ? {} : { earlier: { ...before!.injection, ranking } };
-    const injection = await (large ? io.prepareAside! : io.prepare)({ ...sources, ...fileCache, ...(known === null ? {} : { config: known }), ...earlier });
+    const injection = await (large ? io.prepareAside! : io.prepare)({ ...sources, ...fileCache, ...(known === null ? {} : { config: known }) });
     waiting.onGiveUp = undefined;
-    // A cache that cannot be written (no global store, a read-only home) only costs speed. One
-    // grown from the earlier is left to the background refresh, which keeps the files' own.
-    if (cacheOn && fingerprint.settled && !aside && injection.ranking?.grown !== true) await writeCachedInjection(path, fingerprint.value, injection).catch(() => undefined);
+    // A cache that cannot be written (no global store, a read-only home) only costs speed.
+    if (cacheOn && fingerprint.settled && !aside) await writeCachedInjection(path, fingerprint.value, injection).catch(() => undefined);
     return injection;
   };
-  // Large files that changed: the injection made before the change, while a background process
-  // works out the new one — or, when learnings were appended to one file, that one grown by them.
-  const cached = cacheOn ? readCachedInjectionOrEarlier(path, fingerprint, { earlier: large && refreshInBackground !== undefined }) : null;
-  const grown = cached?.stale === true && io.grow !== undefined ? await growLarge(io.grow, path, cached, sources) : null;
+  // The injection cached for these files, or else the one made before they last changed (same config).
+  const kept = cacheOn ? readCachedInjectionOrEarlier(path, fingerprint, { earlier: true }) : null;
+  // Files that changed: the injection made before the change grown by the learnings appended to
+  // one of them, where its ranking's cache can grow it (git started first, as for a preparation);
+  // else null, and the files are read — large ones give the injection made before the change,
+  // while a background process works out the new one.
+  const growEarlier = async (grow: GrowInjection, before: NonNullable<typeof kept>): Promise<SessionInjection | null> => {
+    const ranking = readCachedRanking(path, before.fingerprint);
+    if (ranking?.growth === undefined) return null;
+    waiting.begin();
+    options.beforePrepare?.(before.injection.config);
+    return grow({ ...before.injection, ranking }, sources).catch(() => null);
+  };
+  const grown = kept?.stale === true && io.grow !== undefined ? await growEarlier(io.grow, kept) : null;
+  const cached = kept?.stale === false || (large && refreshInBackground !== undefined) ? kept : null;
   // The config as the config file gives it now, where that is known without reading the file:
   // the defaults without one, else that of an injection made from the file in the same state (its
   // fingerprint holds the file's): a start after an edit of a memory file neither reads the
@@ -328,23 +332,20 @@ export async function cachedInjection(io: HookIO, sources: InjectionSources, wai
       const { config, warnings } = configWithoutFile(sources.projectRoot);
       return { config, warnings };
     }
-    const earlier = cacheOn ? (cached ?? earlierInjection()) : null;
-    return earlier === null ? null : { config: earlier.injection.config, warnings: earlier.injection.configWarnings };
+    return kept === null ? null : { config: kept.injection.config, warnings: kept.injection.configWarnings };
   };
-  // The injection cached for these files, or else the one made before they last changed (same config), read once.
-  let earlierRead: ReturnType<typeof readCachedInjectionOrEarlier> | undefined;
-  const earlierInjection = () => (earlierRead === undefined ? (earlierRead = readCachedInjectionOrEarlier(path, fingerprint, { earlier: true })) : earlierRead);
   const stale = cached?.stale === true && grown === null;
   let note: string | undefined;
   if (stale) note = `the memory files changed since the last session; this one gets them as they were before${startRefresh(refreshInBackground!, io.atExit, path, sources, fingerprint.bytes)}`;
-  // Grown: the files' own injection is worked out for the next session start, as after any change.
-  else if (grown !== null) launchRefresh(refreshInBackground!, io.atExit, path, sources);
+  // Grown: the files' own injection is worked out for the next session start, as after any change
+  // (by a start that finds them settled, or at once for large files, whose refresh waits for that).
+  else if (grown !== null && (fingerprint.settled || large) && refreshInBackground !== undefined) launchRefresh(refreshInBackground, io.atExit, path, sources);
   // The fingerprint that the cached injection, its ranking and its plan were made with.
   const madeWith = grown !== null ? fingerprint.value : (cached?.fingerprint ?? fingerprint.value);
   const injection = grown ?? cached?.injection ?? (await prepare());
   return {
     injection,
-    lastPlan: () => (cacheOn && cached !== null ? readCachedPlan(path, madeWith) : null),
+    lastPlan: () => (cacheOn && (cached !== null || grown !== null) ? readCachedPlan(path, madeWith) : null),
     savePlan: async (query, plan) => {
       // Not kept is only slower: like the injection's cache. A plan of the files before a change
       // is kept for them (they had settled when they were cached), not for the files now.
@@ -367,14 +368,6 @@ export interface CachedInjectionOptions {
    * read): a caller may start what it waits for later, as the session start starts git.
    */
   beforePrepare?: (config: MemoryConfig | null) => void;
-}
-
-// The injection made before an edit of large files (`cached`, stale), grown by the learnings
-// appended where its ranking's cache can grow it; else null.
-async function growLarge(grow: GrowInjection, path: string, cached: { injection: SessionInjection; fingerprint: string }, sources: InjectionSources): Promise<SessionInjection | null> {
-  const ranking = readCachedRanking(path, cached.fingerprint);
-  if (ranking?.growth === undefined) return null;
-  return grow({ ...cached.injection, ranking }, sources).catch(() => null);
 }
 
 /** Starts the background refresh unless one is running already; says what the next session gets. */

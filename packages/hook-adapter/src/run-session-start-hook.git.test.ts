@@ -1,8 +1,8 @@
 import { execFileSync, spawn } from "node:child_process";
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { delimiter, join } from "node:path";
-import { injectionCachePath, planCachePath, prepareSessionInjection, rankingCachePath } from "@iflow-memory/store";
-import { isRunning, makeTempDir, slowFakeGit } from "@iflow-memory/test-utils";
+import { extendSessionInjection, injectionCachePath, planCachePath, prepareSessionInjection, rankingCachePath } from "@iflow-memory/store";
+import { CORPORA_DIR, isRunning, makeTempDir, slowFakeGit } from "@iflow-memory/test-utils";
 import { describe, expect, it } from "vitest";
 import type { HookIO } from "./hook-runtime.js";
 import { runSessionStartHook } from "./run-session-start-hook.js";
@@ -21,8 +21,9 @@ function setup(config?: string): { projectRoot: string; home: string } {
   return { projectRoot, home: join(base, "home") };
 }
 
-// A session start that notes when git is spawned and when the memory files are worked out.
-async function start(projectRoot: string, home: string, source = "startup"): Promise<{ events: string[]; context: string | null }> {
+// A session start that notes when git is spawned and when the memory files are worked out (or,
+// with `grow`, the injection before an edit is grown).
+async function start(projectRoot: string, home: string, source = "startup", grow = false): Promise<{ events: string[]; context: string | null }> {
   const events: string[] = [];
   let stdout = "";
   const io: HookIO = {
@@ -30,6 +31,14 @@ async function start(projectRoot: string, home: string, source = "startup"): Pro
       events.push("prepare");
       return prepareSessionInjection(options);
     },
+    ...(grow
+      ? {
+          grow: async (earlier, sources) => {
+            events.push("grow");
+            return extendSessionInjection(earlier, { projectRoot: sources.projectRoot });
+          },
+        }
+      : {}),
     spawn: ((...args: Parameters<typeof spawn>) => {
       events.push(`git ${(args[1] as string[])[1]}`);
       return spawn(...args);
@@ -72,6 +81,28 @@ describe("runSessionStartHook (git while the memory files are read)", () => {
     rmSync(rankingCachePath(path));
     rmSync(planCachePath(path));
     expect((await start(projectRoot, home)).events).toEqual(["git status", "prepare"]);
+  });
+
+  it("after a learning appended, starts git before growing the injection made before it; where that cannot be grown, starts it once", async () => {
+    const { projectRoot, home } = setup();
+    const bank = join(projectRoot, "docs/knowledge-bank");
+    cpSync(join(CORPORA_DIR, "iflow-kb-2026-04/docs/knowledge-bank"), bank, { recursive: true });
+    // Settled (the files' caches go by the real clock): what is read of them is kept.
+    await new Promise((resolve) => setTimeout(resolve, 2_100));
+    // With no background refresh, the hook caches the injection and its ranking (with what grows it) itself.
+    expect((await start(projectRoot, home, "startup", true)).events).toEqual(["git status", "prepare"]);
+    appendFileSync(join(bank, "heuristics.md"), "\n### Heuristic: Count the Retries First\nBefore raising a timeout, count the retries the queue makes.\n- Observation count: 1\n");
+    const grown = await start(projectRoot, home, "startup", true);
+    expect(grown.events).toEqual(["git status", "grow"]);
+    // What a start that reads the files gives (another store, nothing cached).
+    expect(grown.context).toBe((await start(projectRoot, join(home, "other"))).context);
+
+    // Changed before its end: grown it cannot be; the files are read, git started once.
+    const heuristics = readFileSync(join(bank, "heuristics.md"), "utf8");
+    writeFileSync(join(bank, "heuristics.md"), heuristics.replace("### Line Budget Management", "### Line Budget Management, Kept"));
+    const read = await start(projectRoot, home, "startup", true);
+    expect(read.events).toEqual(["git status", "grow", "prepare"]);
+    expect(read.context).toBe((await start(projectRoot, join(home, "another"))).context);
   });
 
   it("reads an earlier injection whose config is damaged as a config not known: git after the files, the memory given", async () => {

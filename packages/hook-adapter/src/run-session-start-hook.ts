@@ -60,8 +60,9 @@ export function runSessionStartHookWith(io: HookIO, planner: () => SessionPlanne
     const stopEarly = () => early?.cancel();
     let pending: PendingSessionSignals | null = null;
     const beforePrepare = (config: MemoryConfig | null) => {
-      // Not when git runs already (the index is worked out again after its cache was lost).
-      if (pending !== null || config?.injectionEnabled !== true || config.injectionRanking === "original" || !config.injectionEvents.includes(source)) return;
+      // Not when git runs already (the index is worked out again after its cache was lost, or the
+      // files are read where the injection before their change could not be grown).
+      if (early !== null || pending !== null || config?.injectionEnabled !== true || config.injectionRanking === "original" || !config.injectionEvents.includes(source)) return;
       early = startSignals();
       process.once("exit", stopEarly);
     };

@@ -81,7 +81,6 @@ describe("extendSessionInjection", () => {
     appendFileSync(bank.bank("heuristics"), learning("Check the Retry Budget First", "Before raising a timeout, count the retries the webhook queue makes."));
     const grown = await extendSessionInjection(bank.earlier(), { projectRoot: bank.projectRoot });
     expect(grown).not.toBeNull();
-    expect(grown!.ranking!.grown).toBe(true);
     const read = await bank.read();
     expect(read.ranking!.candidates.some((entry) => entry.name === "Check the Retry Budget First")).toBe(true);
     expectSame(grown!, read);
@@ -108,18 +107,16 @@ describe("extendSessionInjection", () => {
     expectSame(grown!, await bank.read());
   });
 
-  it("is what prepareSessionInjection gives with the earlier injection, grown or read", async () => {
+  it("grows it by a learning appended to the patterns, and declines once another file changed too", async () => {
     const bank = await cachedBank();
     appendFileSync(bank.bank("patterns"), learning("Budgeted Retries", "Give each call a retry budget and spend it before failing over."));
     const earlier = bank.earlier();
-    const prepared = await prepareSessionInjection({ projectRoot: bank.projectRoot, globalStoreDir: bank.globalStoreDir, earlier });
-    expect(prepared.ranking!.grown).toBe(true);
-    expectSame(prepared, await bank.read());
+    const grown = await extendSessionInjection(earlier, { projectRoot: bank.projectRoot });
+    expect(grown).not.toBeNull();
+    expectSame(grown!, await bank.read());
     // Another file changed too: read from the files.
     appendFileSync(bank.bank("heuristics"), learning("Another One", "Changed as well."));
-    const read = await prepareSessionInjection({ projectRoot: bank.projectRoot, globalStoreDir: bank.globalStoreDir, earlier });
-    expect(read.ranking!.grown).toBeUndefined();
-    expect(read.ranking!.candidates.some((entry) => entry.name === "Another One")).toBe(true);
+    expect(await extendSessionInjection(earlier, { projectRoot: bank.projectRoot })).toBeNull();
   });
 
   it("declines where growing could give other than reading: a file changed before its end, two files, a secret, a copy, an edit of the last entry, nothing appended, a commit under way", async () => {

@@ -163,7 +163,6 @@ function grownInjection(earlier: SessionInjection, ranking: RankingData & Requir
       orders,
       facts,
       sharedHashPrefixes: ranking.sharedHashPrefixes,
-      grown: true,
     },
     warnings: earlier.warnings,
   };

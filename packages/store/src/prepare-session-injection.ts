@@ -1,6 +1,6 @@
 import { entryOrders, injectionCandidates, lazyRelevanceIndex, planInjection, plainEntry, sharedHashPrefixes, type InjectionPlan, type InjectionIndex, type LazyRelevanceIndex } from "@iflow-memory/ranker";
 import type { EntryFileCache } from "./caches/entry-file-cache.js";
-import { extendSessionInjection, rankedFiles } from "./extend-session-injection.js";
+import { rankedFiles } from "./extend-session-injection.js";
 import { readConfig, type ConfigRead, type MemoryConfig } from "./read-config.js";
 import type { RankedFile, RankingData } from "./caches/ranking-cache-file.js";
 import { readMemorySources } from "./read-memory-sources.js";
@@ -36,11 +36,7 @@ export interface SessionInjection {
  *   globalStoreDir: "/home/ada/.claude/iflow/memory" });
  * injection.plan.block; // "## Engineering Memory (from knowledge bank)\n\n…"
  */
-export async function prepareSessionInjection(options: { projectRoot: string; globalStoreDir: string; fileCache?: EntryFileCache; config?: KnownConfig; earlier?: SessionInjection }): Promise<SessionInjection> {
-  if (options.earlier !== undefined) {
-    const grown = await extendSessionInjection(options.earlier, { projectRoot: options.projectRoot, inThread: options.fileCache?.inThread === true });
-    if (grown !== null) return grown;
-  }
+export async function prepareSessionInjection(options: { projectRoot: string; globalStoreDir: string; fileCache?: EntryFileCache; config?: KnownConfig }): Promise<SessionInjection> {
   const { config, warnings: configWarnings } = options.config ?? (await readConfig(options.projectRoot));
   if (!config.injectionEnabled) {
     return { config, configWarnings, plan: { block: "", entries: [], sources: { local: 0, global: 0 }, droppedForBudget: 0 }, warnings: [] };

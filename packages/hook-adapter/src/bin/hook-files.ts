@@ -19,14 +19,8 @@ const PLAN_BUNDLE = "session-start-plan.cjs";
 const GROW_BUNDLE = "session-start-grow.cjs";
 export const ASIDE_BUNDLE = join(__dirname, "session-start-aside.cjs");
 
-/**
- * Works the injection out in this thread, loading the prepare bundle (with V8's code cache) on
- * first use; with the injection cached before an edit (`earlier`), first tries to grow it by the
- * learnings appended, with the grow bundle alone.
- */
-export const prepareHere: PrepareInjection = async ({ earlier, ...options }) => {
-  const grown = earlier === undefined ? null : await growHere(earlier, options);
-  if (grown !== null) return grown;
+/** Works the injection out in this thread, loading the prepare bundle (with V8's code cache) on first use. */
+export const prepareHere: PrepareInjection = async (options) => {
   prepareBundle ??= requireWithCodeCache(PREPARE_BUNDLE, { eager: true }) as typeof prepareBundle & object;
   return prepareBundle.prepareSessionInjection(options);
 };

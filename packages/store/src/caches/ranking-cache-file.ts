@@ -35,8 +35,6 @@ export interface RankingData {
   fieldCounts?: FieldCounts;
   /** Read back from a cache file that keeps it: what the ranking of the same files with a few entries appended to one is worked out from. */
   growth?: RankingGrowth;
-  /** Grown from a cached ranking by learnings appended (`extendSessionInjection`): not cached again (the background refresh keeps the files' own). */
-  grown?: true;
 }
 
 /**
