@@ -1,4 +1,4 @@
-import { forgetCachedInjection, originalSessionPlan, planSessionStart, readFeedback, sessionQuery, startSessionSignals, storeCacheDir, type MemoryConfig, type PendingSessionSignals } from "@iflow-memory/store";
+import { forgetCachedInjection, originalSessionPlan, planSessionStart, readFeedback, sessionQuery, startSessionSignals, storeCacheDir, type MemoryConfig, type PendingSessionSignals, type SessionPlan } from "@iflow-memory/store";
 import { withIndexFetch } from "@iflow-memory/ranker";
 import { agentDialect } from "./agent-dialect.js";
 import { cachedInjection, claimInjection, hookSources, reportWarnings, runHook, type HookIO } from "./hook-runtime.js";
@@ -76,7 +76,9 @@ export function runSessionStartHookWith(io: HookIO, planner: () => SessionPlanne
       reportWarnings(injection.warnings, problems);
 
       const fetch = io.fetch ?? "cli";
-      let plan = originalSessionPlan(injection, fetch);
+      // Today's plan only where it is the one injected: an injection grown or worked out by this
+      // start works it out when first read, which a start that ranks for its signals never needs.
+      let plan: SessionPlan | undefined;
       if (config.injectionRanking !== "original") {
         waiting.begin();
         // Git first (if not started already), so that it works while the index is read; its time
@@ -101,6 +103,7 @@ export function runSessionStartHookWith(io: HookIO, planner: () => SessionPlanne
           await savePlan(queryKey, plan);
         }
       }
+      plan ??= originalSessionPlan(injection, fetch);
       if (plan.block === "") return "";
       if (!claimInjection(sources, input, source, problems, io.agent)) return "";
       // A plan kept from an earlier start may have been made by the other route's hook.
