@@ -29,6 +29,7 @@ export { commitSubjectTopic } from "./relevance/commit-subject-topic.js";
 export type { QueryWeights, RelevanceQuery } from "./relevance/query-terms.js";
 export { queryKnownShare } from "./relevance/query-known-share.js";
 export { lazyRelevanceIndex, LazyRelevanceIndex } from "./relevance/lazy-relevance-index.js";
+export type { FieldCounts } from "./relevance/lazy-relevance-index.js";
 export { buildRelevanceIndex, DEFAULT_INDEX_WEIGHTS, entryFieldTerms, fieldWordWeights, weightedCount, wordWeights, indexTerms, indexVocabulary, metadataTopicText, numberedFieldTerms, numberTerms, postingNumbers, postingText, termPostings } from "./relevance/relevance-index.js";
 export type { AnyRelevanceIndex, EntryFieldTerms, IndexWeights, KnownTerms, NumberedTerms, RelevanceIndex, RelevanceIndexReader } from "./relevance/relevance-index.js";
 export { LITTLE_ENDIAN, PackedTerms } from "./relevance/packed-terms.js";

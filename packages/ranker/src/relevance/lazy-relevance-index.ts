@@ -130,7 +130,7 @@ export class LazyRelevanceIndex implements RelevanceIndexReader {
    * @example
    * const counts = index.fieldCounts(); // counts?.byTerm.get("retri") → Uint8Array [0, 1, 0, 1, 0, 0, …]
    */
-  fieldCounts(): { lengths: Uint32Array; byTerm: Map<string, Uint8Array> } | null {
+  fieldCounts(): FieldCounts | null {
     const { packs, packOf, places, lengths } = this.words();
     const terms = [...this.held()];
     const slots = new Map<unknown, number>(terms.map((term, slot) => [term, slot]));
@@ -321,4 +321,10 @@ interface Words {
   lengths: Uint32Array;
   /** Per entry and field (entry × 3 + field), the weight each of its words adds. */
   weights: Float64Array;
+}
+
+/** Every entry's field lengths and, per term, every posting's words per field (`LazyRelevanceIndex.fieldCounts`). */
+export interface FieldCounts {
+  lengths: Uint32Array;
+  byTerm: Map<string, Uint8Array>;
 }

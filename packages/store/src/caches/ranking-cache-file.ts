@@ -1,5 +1,5 @@
 import { CATEGORIES, type Category, type Confidence, type Entry, type Scope } from "@iflow-memory/parser";
-import { entryList, indexTerms, LITTLE_ENDIAN, postingNumbers, postingText, type AnyRelevanceIndex, type EntryList, type EntryOrders, type RankingFacts, type RelevanceIndexReader } from "@iflow-memory/ranker";
+import { entryList, indexTerms, LITTLE_ENDIAN, postingNumbers, postingText, type AnyRelevanceIndex, type EntryList, type EntryOrders, type FieldCounts, type RankingFacts, type RelevanceIndexReader } from "@iflow-memory/ranker";
 import { encodeLossless } from "../lossless-utf8.js";
 import type { MemoryFileRead } from "../read-entry-files.js";
 import { entryLinePieces } from "./entry-file-cache.js";
@@ -44,12 +44,6 @@ export interface RankingData {
  * kept in its place, among them).
  */
 export type RankedFile = Omit<MemoryFileRead, "entries"> & { last?: string; start: number; end: number };
-
-/** Every entry's field lengths and, per term, every posting's words per field (`LazyRelevanceIndex.fieldCounts`). */
-export interface FieldCounts {
-  lengths: Uint32Array;
-  byTerm: Map<string, Uint8Array>;
-}
 
 /**
  * What a ranking cache keeps beyond the ranking, for a start after a few learnings were appended
