@@ -2,7 +2,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { appendFileSync, chmodSync, closeSync, constants, cpSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { indexTerms } from "@iflow-memory/ranker";
-import { codeCacheFile, injectionCachePath, prepareSessionInjection, rankingCachePath, readCachedRanking } from "@iflow-memory/store";
+import { codeCacheFile, type CodeCacheNode, injectionCachePath, prepareSessionInjection, rankingCachePath, readCachedRanking } from "@iflow-memory/store";
 import { CLI_BIN, copyCorpus, CORPORA_DIR, dedent, HOOK_BIN, IN_CI, makeTempDir, PROMPT_HOOK_BIN, REPO_ROOT, runNode, testNodes } from "@iflow-memory/test-utils";
 import { describe, expect, it } from "vitest";
 
@@ -58,6 +58,12 @@ async function runHook(
       ? null
       : (JSON.parse(result.stdout) as { hookSpecificOutput: { hookEventName: string; additionalContext: string } }).hookSpecificOutput;
   return { ...result, output: context };
+}
+
+// The node (version, architecture) that `executable` is: its code caches are named for it.
+function nodeOf(executable: string): CodeCacheNode {
+  const [version, arch] = execFileSync(executable, ["-p", "process.version + ' ' + process.arch"], { encoding: "utf8" }).trim().split(" ");
+  return { version: version!, arch: arch! };
 }
 
 // Every test below runs on each node the hook supports: the running one (Node 20 in CI), and
@@ -443,7 +449,7 @@ describe.each(testNodes())("on $label", ({ major, executable, missing }) => {
   describe("the hooks' code cache", () => {
     it("keeps V8's code cache in the store's cache folder, and answers the same with it, without it, and with a damaged, cut or stale one", async () => {
       const { home, projectRoot, store } = workspace();
-      const cache = codeCacheFile(join(store, ".cache"), join(REPO_ROOT, "packages/hook-adapter/dist/session-start-run.cjs"));
+      const cache = codeCacheFile(join(store, ".cache"), join(REPO_ROOT, "packages/hook-adapter/dist/session-start-run.cjs"), nodeOf(executable));
       const run = async () => {
         const result = await hook(stdinFor(projectRoot), home);
         return { code: result.code, stdout: result.stdout, stderr: result.stderr };
@@ -491,13 +497,27 @@ describe.each(testNodes())("on $label", ({ major, executable, missing }) => {
       expect(readdirSync(join(store, ".cache")).filter((name) => name.endsWith(".tmp"))).toEqual([]);
     });
 
+    // A project whose .nvmrc picks another node than the next one's: each node keeps its own cache.
+    it.skipIf(executable === process.execPath)("keeps one per node, so that two nodes taking turns on a store leave each other's alone", async () => {
+      const { home, projectRoot, store } = workspace();
+      const bundle = join(REPO_ROOT, "packages/hook-adapter/dist/session-start-run.cjs");
+      const mine = codeCacheFile(join(store, ".cache"), bundle, nodeOf(process.execPath));
+      const theirs = codeCacheFile(join(store, ".cache"), bundle, nodeOf(executable));
+      const here = await runHook(stdinFor(projectRoot), home, { node: process.execPath });
+      const written = [readFileSync(mine), statSync(mine).mtimeMs];
+      const there = await runHook(stdinFor(projectRoot), home, { node: executable });
+      const hereAgain = await runHook(stdinFor(projectRoot), home, { node: process.execPath });
+      expect([here.code, there.code, hereAgain.code, there.stdout === here.stdout, hereAgain.stdout === here.stdout]).toEqual([0, 0, 0, true, true]);
+      expect([mine !== theirs, existsSync(theirs), readFileSync(mine).equals(written[0] as Buffer), statSync(mine).mtimeMs]).toEqual([true, true, true, written[1]]);
+    });
+
     it("keeps one for the prompt hook too", async () => {
       const { home, projectRoot, store } = workspace({ bank: "iflow-kb-2026-04", globalExample: true });
       const prompt = (session: string) => JSON.stringify({ session_id: session, cwd: projectRoot, hook_event_name: "UserPromptSubmit", prompt: "retry the embedding call when it times out" });
       const first = await runNode(PROMPT_HOOK_BIN, [], { node: executable, stdin: prompt("s1"), env: { HOME: home } });
       const second = await runNode(PROMPT_HOOK_BIN, [], { node: executable, stdin: prompt("s2"), env: { HOME: home } });
       expect([first.code, first.stderr, first.stdout.includes('"hookEventName":"UserPromptSubmit"'), second.code, second.stderr, second.stdout === first.stdout]).toEqual([0, "", true, 0, "", true]);
-      expect(existsSync(codeCacheFile(join(store, ".cache"), join(REPO_ROOT, "packages/hook-adapter/dist/user-prompt-submit-run.cjs")))).toBe(true);
+      expect(existsSync(codeCacheFile(join(store, ".cache"), join(REPO_ROOT, "packages/hook-adapter/dist/user-prompt-submit-run.cjs"), nodeOf(executable)))).toBe(true);
     });
   });
 

@@ -17,7 +17,7 @@ export type { UserFileOptions, UserFileResult } from "./read-user-file.js";
 export { formatWarning } from "./store-warning.js";
 export type { StoreWarning } from "./store-warning.js";
 export { writeFileAtomically } from "./write-file-atomically.js";
-export { CACHE_MAX_AGE_MS, CODE_CACHE_MAGIC, codeCacheFile, codeCacheKey, pruneStoreCache } from "./caches/index.js";
+export { CACHE_MAX_AGE_MS, CODE_CACHE_MAGIC, codeCacheFile, codeCacheKey, pruneStoreCache, type CodeCacheNode } from "./caches/index.js";
 export { createTrackingRecord, projectName, trackInjection, trackingPath, writeTracking } from "./write-tracking.js";
 export type { TrackedPlan, TrackingRecord } from "./write-tracking.js";
 export { COMMIT_JOURNAL, commitFiles, recoverCommit } from "./commit-files.js";

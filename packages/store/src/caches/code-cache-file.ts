@@ -11,7 +11,7 @@ export const CODE_CACHE_MAGIC = "iflow-memory code cache 1\n";
 /**
  * What a code cache is valid for: this node (version, architecture) and the bundle at
  * `bundlePath` as it is now (`identity`: its size, times, inode). The pruning reads the path back
- * (`codeCacheBundle`).
+ * (`codeCacheOrigin`).
  *
  * @example
  * codeCacheKey("/opt/iflow-memory/hooks/session-start-run.cjs", "61079:…:…:4194307:2049");
@@ -20,18 +20,27 @@ export function codeCacheKey(bundlePath: string, identity: string): string {
   return JSON.stringify([process.version, process.arch, bundlePath, identity]);
 }
 
+/** The node a code cache is for: V8's data is valid only for the node (version, architecture) that made it. */
+export interface CodeCacheNode {
+  version: string;
+  arch: string;
+}
+
 /**
  * Where V8's code cache of the bundle at `bundlePath` is kept in a store's cache folder: a file
- * per bundle and per install of it (a tag of its path), so that two installs that share a store
- * (the plugin's hooks for Claude Code, the package's for Codex; the package's command and the
- * plugin's) each keep their own, instead of each finding the other's and compiling anew.
+ * per bundle, per install of it and per node (a tag of its path and the node's version and
+ * architecture), so that two installs that share a store (the plugin's hooks for Claude Code, the
+ * package's for Codex; the package's command and the plugin's) each keep their own, instead of
+ * each finding the other's and compiling anew — and so do two nodes that take turns on one store
+ * (a project whose `.nvmrc` picks another node than the next one's): each would otherwise find the
+ * other's cache, compile the bundle and write its own over it, at every start.
  *
  * @example
  * codeCacheFile("/home/ada/.claude/iflow/memory/.cache", "/opt/iflow-memory/hooks/session-start-run.cjs");
  * // "/home/ada/.claude/iflow/memory/.cache/code-session-start-run-3f2a91c0.bin"
  */
-export function codeCacheFile(cacheDir: string, bundlePath: string): string {
-  return join(cacheDir, `code-${basename(bundlePath, ".cjs")}-${pathTag(bundlePath)}.bin`);
+export function codeCacheFile(cacheDir: string, bundlePath: string, node: CodeCacheNode = { version: process.version, arch: process.arch }): string {
+  return join(cacheDir, `code-${basename(bundlePath, ".cjs")}-${pathTag(`${bundlePath}\0${node.version}\0${node.arch}`)}.bin`);
 }
 
 // A short tag of a path: FNV-1a, 32 bits, in hex (a hook's start loads no crypto for it).
@@ -42,13 +51,14 @@ function pathTag(path: string): string {
 }
 
 /**
- * The path of the bundle whose code the cache file at `path` holds, as its key names it
- * (`codeCacheKey`); null when the file is not such a cache, or is damaged.
+ * What the cache file at `path` holds V8's code of, as its key names it (`codeCacheKey`): the
+ * bundle's path and the node that compiled it; null when the file is not such a cache, or is
+ * damaged.
  *
  * @example
- * codeCacheBundle(codeCacheFile(cacheDir, bundle)); // bundle
+ * codeCacheOrigin(codeCacheFile(cacheDir, bundle)); // { bundle, node: { version: "v24.21.0", arch: "x64" } }
  */
-export function codeCacheBundle(path: string): string | null {
+export function codeCacheOrigin(path: string): { bundle: string; node: CodeCacheNode } | null {
   const head = Buffer.alloc(4096);
   let length: number;
   const descriptor = openSync(path, "r");
@@ -62,8 +72,9 @@ export function codeCacheBundle(path: string): string | null {
   try {
     const { key } = JSON.parse(head.toString("utf8", CODE_CACHE_MAGIC.length, end)) as { key?: unknown };
     const items = typeof key === "string" ? (JSON.parse(key) as unknown) : null;
-    const bundle = Array.isArray(items) ? (items[2] as unknown) : null;
-    return typeof bundle === "string" && bundle !== "" ? bundle : null;
+    if (!Array.isArray(items)) return null;
+    const [version, arch, bundle] = items as unknown[];
+    return typeof bundle === "string" && bundle !== "" && typeof version === "string" && typeof arch === "string" ? { bundle, node: { version, arch } } : null;
   } catch {
     return null;
   }

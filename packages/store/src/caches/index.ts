@@ -1,4 +1,4 @@
-export { CODE_CACHE_MAGIC, codeCacheFile, codeCacheKey } from "./code-cache-file.js";
+export { CODE_CACHE_MAGIC, codeCacheFile, codeCacheKey, type CodeCacheNode } from "./code-cache-file.js";
 export type { EntryFileCache } from "./entry-file-cache.js";
 export { CACHE_MAX_AGE_MS, pruneStoreCache } from "./prune-store-cache.js";
 export { decodeRankingCache, encodeRankingCache } from "./ranking-cache-file.js";

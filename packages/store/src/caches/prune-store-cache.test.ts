@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { prepareSessionInjection } from "../prepare-session-injection.js";
-import { CODE_CACHE_MAGIC, codeCacheBundle, codeCacheFile, codeCacheKey } from "./code-cache-file.js";
+import { CODE_CACHE_MAGIC, codeCacheFile, codeCacheOrigin, type CodeCacheNode } from "./code-cache-file.js";
 import { entryFileCachePath } from "./entry-file-cache.js";
 import { injectionCachePath, rankingCachePath, storeCacheDir, writeCachedInjection } from "./injection-cache.js";
 import { CACHE_MAX_AGE_MS, pruneStoreCache } from "./prune-store-cache.js";
@@ -22,11 +22,13 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(store, { recursive: true, force: true }));
 
-// A code cache of the bundle at `bundle`, written as the hook adapter writes one, last read and
-// written a year ago.
-function codeCache(bundle: string): string {
-  const key = codeCacheKey(bundle, "24:1:1:7:2049");
-  return cacheFile(codeCacheFile(cache, bundle), 365 * DAY, 365 * DAY, `${CODE_CACHE_MAGIC}${JSON.stringify({ key, length: 3, modified: 946684800 })}\nV8!`);
+const THIS_NODE: CodeCacheNode = { version: process.version, arch: process.arch };
+
+// A code cache of the bundle at `bundle` made by `node`, written as the hook adapter writes one
+// (`codeCacheKey`'s key), at `path`, last read and written `ageMs` ago (a year).
+function codeCache(bundle: string, node = THIS_NODE, ageMs = 365 * DAY, path = codeCacheFile(cache, bundle, node)): string {
+  const key = JSON.stringify([node.version, node.arch, bundle, "24:1:1:7:2049"]);
+  return cacheFile(path, ageMs, ageMs, `${CODE_CACHE_MAGIC}${JSON.stringify({ key, length: 3, modified: 946684800 })}\nV8!`);
 }
 
 // A file last read and written `ageMs` before NOW (or read at `readAgeMs`).
@@ -96,7 +98,34 @@ describe("pruneStoreCache", () => {
     const names = bundles.map((bundle) => codeCacheFile(cache, bundle));
     expect(names.map((name) => /^code-session-start-run-[0-9a-f]{8}\.bin$/.test(name.slice(cache.length + 1)))).toEqual([true, true, true]);
     expect(new Set(names).size).toBe(3);
-    expect(bundles.map((bundle) => codeCacheBundle(codeCache(bundle)))).toEqual(bundles);
+    expect(bundles.map((bundle) => codeCacheOrigin(codeCache(bundle)))).toEqual(bundles.map((bundle) => ({ bundle, node: THIS_NODE })));
+  });
+
+  it("names a code cache per node too, so that two nodes taking turns on a store each keep theirs", () => {
+    const bundle = "/opt/iflow-memory/hooks/session-start-run.cjs";
+    const nodes = [THIS_NODE, { version: "v24.21.0", arch: process.arch }, { version: "v22.23.3", arch: process.arch }, { version: process.version, arch: "arm64" }];
+    const names = nodes.map((node) => codeCacheFile(cache, bundle, node));
+    expect(new Set(names).size).toBe(4);
+    expect(codeCacheFile(cache, bundle)).toBe(names[0]);
+    expect(nodes.map((node) => codeCacheOrigin(codeCache(bundle, node)))).toEqual(nodes.map((node) => ({ bundle, node })));
+  });
+
+  it("removes another node's code caches no session used for a month, and the ones named by the bundle's path alone; keeps this node's", () => {
+    const bundle = join(store, "plugin", "session-start-run.cjs");
+    mkdirSync(join(store, "plugin"));
+    writeFileSync(bundle, "exports.run = () => 0;\n");
+    const old = CACHE_MAX_AGE_MS + DAY;
+    const upgradedFrom = { version: "v20.11.1", arch: process.arch };
+    const otherArch = { version: process.version, arch: process.arch === "arm64" ? "x64" : "arm64" };
+    // As the versions before named a code cache: a tag (FNV-1a) of the bundle's path alone.
+    let tag = 0x811c9dc5;
+    for (let at = 0; at < bundle.length; at++) tag = Math.imul(tag ^ bundle.charCodeAt(at), 0x01000193);
+    const pathAlone = join(cache, `code-session-start-run-${(tag >>> 0).toString(16).padStart(8, "0")}.bin`);
+    const gone = [codeCache(bundle, upgradedFrom, old), codeCache(bundle, otherArch, old), codeCache(bundle, THIS_NODE, DAY, pathAlone)];
+    const kept = [codeCache(bundle, THIS_NODE, old), codeCache(bundle, { version: "v24.21.0", arch: process.arch }, DAY)];
+
+    expect(pruneStoreCache(cache, NOW)).toBe(gone.length);
+    expect([...gone, ...kept].map((path) => existsSync(path))).toEqual([false, false, false, true, true]);
   });
 
   it("looks at most once a day", () => {

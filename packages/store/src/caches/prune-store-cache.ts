@@ -1,6 +1,6 @@
 import { closeSync, existsSync, lstatSync, openSync, readdirSync, statSync, unlinkSync, utimesSync, type Stats } from "node:fs";
-import { join } from "node:path";
-import { codeCacheBundle } from "./code-cache-file.js";
+import { dirname, join } from "node:path";
+import { codeCacheFile, codeCacheOrigin } from "./code-cache-file.js";
 
 /** A cache not read or written for this long is removed by `pruneStoreCache`. */
 export const CACHE_MAX_AGE_MS = 30 * 24 * 60 * 60 * 1000;
@@ -15,8 +15,8 @@ const MARKER = ".pruned";
 // files of atomic writes beside them. Anything else in the folder is left alone.
 const PROJECT_CACHE = /^(?:injection|git-log|inject)-[0-9a-f]+(?:\.plan|\.ranking)?\.json(?:\.refreshing)?$/;
 const FILE_CACHE = /^[0-9a-f]+-[0-9a-f]+\.json$/;
-// V8's code cache of a bundle per install (`codeCacheFile`), and as earlier versions named it, one
-// per bundle (what no version reads any more).
+// V8's code cache of a bundle per install and node (`codeCacheFile`), and as earlier versions named
+// it, one per bundle (what no version reads any more).
 const CODE_CACHE = /^code-[a-z0-9-]+-[0-9a-f]{8}\.bin$/;
 const UNTAGGED_CODE_CACHE = /^code-[a-z-]+\.bin$/;
 const TEMPORARY = /\.(?:iflow-)?[0-9a-f]+\.tmp$/;
@@ -28,7 +28,10 @@ const TEMPORARY = /\.(?:iflow-)?[0-9a-f]+\.tmp$/;
  * (the later of its access and modification times; where the file system keeps no access times, a
  * cache in use but unchanged for that long is removed and made again at the next session start).
  * V8's code caches are removed when the bundle they were compiled from is gone (an install
- * removed, or replaced by one elsewhere), and those named as earlier versions named them. Looks at
+ * removed, or replaced by one elsewhere), those named as earlier versions named them, and those of
+ * another node (version, architecture) than the one pruning that no session used for as long
+ * (a node upgraded from leaves its caches behind); the pruning node's own are kept while their
+ * bundle is there. Looks at
  * most once a day, so that it can be called wherever caches are written; never follows links,
  * never touches the sessions' ledgers (pruned on their own) or anything it does not know. Returns
  * how many files it removed; never throws.
@@ -76,15 +79,17 @@ function removeStale(folder: string, stale: (name: string, path: string, info: S
 
 // Whether a file of a cache folder whose caches are named as `caches` may go at `now`: a cache no
 // one used for a month, what a write that did not finish left after a day, V8's code cache of a
-// bundle that is gone or named as earlier versions named them; nothing else.
+// bundle that is gone, named as earlier versions named them, or another node's unused for a
+// month; nothing else.
 function staleAt(now: number, caches: RegExp): (name: string, path: string, info: Stats) => boolean {
   return (name, path, info) => {
     const unused = now - Math.max(info.atimeMs, info.mtimeMs);
     if (TEMPORARY.test(name)) return unused > TEMPORARY_MAX_AGE_MS;
     if (caches.test(name)) return unused > CACHE_MAX_AGE_MS;
     if (CODE_CACHE.test(name)) {
-      const bundle = codeCacheBundle(path);
-      return bundle === null || !existsSync(bundle);
+      const origin = codeCacheOrigin(path);
+      if (origin === null || !existsSync(origin.bundle) || codeCacheFile(dirname(path), origin.bundle, origin.node) !== path) return true;
+      return (origin.node.version !== process.version || origin.node.arch !== process.arch) && unused > CACHE_MAX_AGE_MS;
     }
     return UNTAGGED_CODE_CACHE.test(name);
   };
