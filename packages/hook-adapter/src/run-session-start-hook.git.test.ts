@@ -1,7 +1,7 @@
 import { execFileSync, spawn } from "node:child_process";
 import { appendFileSync, cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { delimiter, join } from "node:path";
-import { extendSessionInjection, injectionCachePath, planCachePath, prepareSessionInjection, rankingCachePath } from "@iflow-memory/store";
+import { extendSessionInjection, injectionCachePath, planCachePath, prepareSessionInjection, rankingCachePath, type SessionInjection } from "@iflow-memory/store";
 import { CORPORA_DIR, isRunning, makeTempDir, slowFakeGit } from "@iflow-memory/test-utils";
 import { describe, expect, it } from "vitest";
 import type { HookIO } from "./hook-runtime.js";
@@ -35,7 +35,8 @@ async function start(projectRoot: string, home: string, source = "startup", grow
       ? {
           grow: async (earlier, sources) => {
             events.push("grow");
-            return extendSessionInjection(earlier, { projectRoot: sources.projectRoot });
+            const grown = await extendSessionInjection(earlier, { projectRoot: sources.projectRoot });
+            return grown === null ? null : notingPlanReads(grown, events);
           },
         }
       : {}),
@@ -54,6 +55,17 @@ async function start(projectRoot: string, home: string, source = "startup", grow
   };
   await runSessionStartHook(io);
   return { events, context: stdout === "" ? null : (JSON.parse(stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext };
+}
+
+// The injection, noting in `events` each time its today's plan is read (a getter, worked out when
+// first read: a start that ranks has no use for it).
+function notingPlanReads(injection: SessionInjection, events: string[]): SessionInjection {
+  const plan = Object.getOwnPropertyDescriptor(injection, "plan")!;
+  return Object.defineProperty(injection, "plan", {
+    get: () => (events.push("today's plan"), plan.get === undefined ? plan.value : plan.get.call(injection)),
+    enumerable: true,
+    configurable: true,
+  });
 }
 
 describe("runSessionStartHook (git while the memory files are read)", () => {
@@ -87,11 +99,14 @@ describe("runSessionStartHook (git while the memory files are read)", () => {
     const { projectRoot, home } = setup();
     const bank = join(projectRoot, "docs/knowledge-bank");
     cpSync(join(CORPORA_DIR, "iflow-kb-2026-04/docs/knowledge-bank"), bank, { recursive: true });
+    // On a branch whose name relevance ranks by (on main with nothing else, it abstains: today's plan is the one injected).
+    execFileSync("git", ["checkout", "-q", "-b", "fix/retry-budget-timeouts"], { cwd: projectRoot });
     // Settled (the files' caches go by the real clock): what is read of them is kept.
     await new Promise((resolve) => setTimeout(resolve, 2_100));
     // With no background refresh, the hook caches the injection and its ranking (with what grows it) itself.
     expect((await start(projectRoot, home, "startup", true)).events).toEqual(["git status", "prepare"]);
     appendFileSync(join(bank, "heuristics.md"), "\n### Heuristic: Count the Retries First\nBefore raising a timeout, count the retries the queue makes.\n- Observation count: 1\n");
+    // Ranked for its signals: today's plan of the grown injection is never worked out.
     const grown = await start(projectRoot, home, "startup", true);
     expect(grown.events).toEqual(["git status", "grow"]);
     // What a start that reads the files gives (another store, nothing cached).

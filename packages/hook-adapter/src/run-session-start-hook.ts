@@ -1,7 +1,7 @@
 import { forgetCachedInjection, originalSessionPlan, planSessionStart, readFeedback, sessionQuery, startSessionSignals, storeCacheDir, type MemoryConfig, type PendingSessionSignals, type SessionPlan } from "@iflow-memory/store";
 import { withIndexFetch } from "@iflow-memory/ranker";
 import { agentDialect } from "./agent-dialect.js";
-import { cachedInjection, claimInjection, hookSources, reportWarnings, runHook, type HookIO } from "./hook-runtime.js";
+import { cachedInjection, claimInjection, hookSources, reportWarnings, runHook, withRanking, type HookIO } from "./hook-runtime.js";
 import { recordInjection } from "./record-injection.js";
 
 /**
@@ -99,7 +99,7 @@ export function runSessionStartHookWith(io: HookIO, planner: () => SessionPlanne
           const planning = read === null ? planner() : null;
           const candidates = read !== null ? read.candidates : await ranking();
           const { planSessionStart: makePlan, readFeedback: feedbackOf } = planning ?? planner();
-          plan = makePlan({ ...injection, ...(candidates === undefined ? {} : { ranking: candidates }) }, query, { feedback: feedbackOf(sources.globalStoreDir), fetch });
+          plan = makePlan(withRanking(injection, candidates), query, { feedback: feedbackOf(sources.globalStoreDir), fetch });
           await savePlan(queryKey, plan);
         }
       }

@@ -1,6 +1,6 @@
 import { forgetCachedInjection, planPromptRecall, readFeedback, readSessionLedger, shortHash } from "@iflow-memory/store";
 import { agentDialect } from "./agent-dialect.js";
-import { cachedInjection, claimInjection, hookSources, reportWarnings, runHook, type HookIO } from "./hook-runtime.js";
+import { cachedInjection, claimInjection, hookSources, reportWarnings, runHook, withRanking, type HookIO } from "./hook-runtime.js";
 import { recordInjection } from "./record-injection.js";
 
 /**
@@ -35,7 +35,7 @@ export function runUserPromptSubmitHook(io: HookIO): Promise<0> {
       if (!config.injectionEnabled || !config.promptRecall || config.promptRecallLimit === 0) return "";
       const candidates = await ranking();
       const given = typeof input.session_id === "string" && input.session_id !== "" ? readSessionLedger(sources.globalStoreDir, input.session_id) : new Set<string>();
-      const plan = planPromptRecall({ ...injection, ...(candidates === undefined ? {} : { ranking: candidates }) }, prompt, given, { feedback: readFeedback(sources.globalStoreDir), fetch: io.fetch ?? "cli" });
+      const plan = planPromptRecall(withRanking(injection, candidates), prompt, given, { feedback: readFeedback(sources.globalStoreDir), fetch: io.fetch ?? "cli" });
       if (plan.block === "") return "";
       if (!claimInjection(sources, input, `prompt-${shortHash(prompt)}`, problems, io.agent)) return "";
       reportWarnings(injection.warnings, problems);
