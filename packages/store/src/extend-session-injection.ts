@@ -207,34 +207,31 @@ function grownIndex(kept: RelevanceIndexReader, growth: RankingGrowth, at: numbe
     for (let field = 0; field < 3; field++) weights[position * 3 + field] = weightOf(field, own === null ? lengths![kept + field]! : own[field]!.length);
     return weights;
   };
-  const made = new Map<string, number[]>();
-  // A term's postings: position, count in hundredths, …
-  const hundredths = (term: string): number[] => {
-    let postings = made.get(term);
-    if (postings !== undefined) return postings;
-    postings = [];
+  // A term's postings: position, count, … — each count in hundredths, as the cache writes it
+  // (`scale` 1), or as a ranking reads it (`scale` 100: the hundredths divided, as the numbers
+  // read from a cache are), made in one pass: a ranking at 5,000 entries reads thousands.
+  const postingsOf = (term: string, scale: 1 | 100): number[] => {
     const own = fresh.get(term);
+    const positions = kept.has(term) ? termPostings(kept, term) : [];
+    const counts = positions.length === 0 ? null : growth.fieldCounts(term);
+    if (counts !== null && counts.length * 2 !== positions.length * 3) throw new Error(`the ranking cache's counts of ${JSON.stringify(term)} do not fit its postings`);
+    const postings = new Array<number>(positions.length + (own === undefined ? 0 : own.length / 2));
+    let written = 0;
+    const add = (position: number, fieldCounts: ArrayLike<number>, from: number) => {
+      postings[written++] = position;
+      postings[written++] = weightedCount(weighed(position), position, fieldCounts, from) / scale;
+    };
     let ownDone = own === undefined;
     const addOwn = () => {
-      for (let next = 0; next < own!.length; next += 4) {
-        const position = at + own![next]!;
-        postings!.push(position, weightedCount(weighed(position), position, own!, next + 1));
-      }
+      for (let next = 0; next < own!.length; next += 4) add(at + own![next]!, own!, next + 1);
       ownDone = true;
     };
-    if (kept.has(term)) {
-      const positions = termPostings(kept, term);
-      const counts = growth.fieldCounts(term);
-      if (counts.length * 2 !== positions.length * 3) throw new Error(`the ranking cache's counts of ${JSON.stringify(term)} do not fit its postings`);
-      for (let next = 0; next < positions.length; next += 2) {
-        const position = positions[next]!;
-        if (!ownDone && position >= at) addOwn();
-        const moved = position >= at ? position + added.length : position;
-        postings.push(moved, weightedCount(weighed(moved), moved, counts, (next / 2) * 3));
-      }
+    for (let next = 0; next < positions.length; next += 2) {
+      const position = positions[next]!;
+      if (!ownDone && position >= at) addOwn();
+      add(position >= at ? position + added.length : position, counts!, (next / 2) * 3);
     }
     if (!ownDone) addOwn();
-    made.set(term, postings);
     return postings;
   };
   const decoded = new Map<string, readonly number[]>();
@@ -245,10 +242,10 @@ function grownIndex(kept: RelevanceIndexReader, growth: RankingGrowth, at: numbe
     vocabulary: kept.vocabulary + newTerms.length,
     has: (term) => kept.has(term) || fresh.has(term),
     terms: () => [...kept.terms(), ...newTerms],
-    read: (term) => postingText(hundredths(term)),
+    read: (term) => postingText(postingsOf(term, 1)),
     decodedPostings: (term) => {
       let numbers = decoded.get(term);
-      if (numbers === undefined) decoded.set(term, (numbers = hundredths(term).map((number, at) => (at % 2 === 0 ? number : number / 100))));
+      if (numbers === undefined) decoded.set(term, (numbers = postingsOf(term, 100)));
       return numbers;
     },
   };
