@@ -497,19 +497,22 @@ describe.each(testNodes())("on $label", ({ major, executable, missing }) => {
       expect(readdirSync(join(store, ".cache")).filter((name) => name.endsWith(".tmp"))).toEqual([]);
     });
 
-    // A project whose .nvmrc picks another node than the next one's: each node keeps its own cache.
-    it.skipIf(executable === process.execPath)("keeps one per node, so that two nodes taking turns on a store leave each other's alone", async () => {
-      const { home, projectRoot, store } = workspace();
-      const bundle = join(REPO_ROOT, "packages/hook-adapter/dist/session-start-run.cjs");
-      const mine = codeCacheFile(join(store, ".cache"), bundle, nodeOf(process.execPath));
-      const theirs = codeCacheFile(join(store, ".cache"), bundle, nodeOf(executable));
-      const here = await runHook(stdinFor(projectRoot), home, { node: process.execPath });
-      const written = [readFileSync(mine), statSync(mine).mtimeMs];
-      const there = await runHook(stdinFor(projectRoot), home, { node: executable });
-      const hereAgain = await runHook(stdinFor(projectRoot), home, { node: process.execPath });
-      expect([here.code, there.code, hereAgain.code, there.stdout === here.stdout, hereAgain.stdout === here.stdout]).toEqual([0, 0, 0, true, true]);
-      expect([mine !== theirs, existsSync(theirs), readFileSync(mine).equals(written[0] as Buffer), statSync(mine).mtimeMs]).toEqual([true, true, true, written[1]]);
-    });
+    // A project whose .nvmrc picks another node than the next one's: each node keeps its own cache
+    // (on each node but the one running the tests, which takes the other turns).
+    if (executable !== process.execPath) {
+      it("keeps one per node, so that two nodes taking turns on a store leave each other's alone", async () => {
+        const { home, projectRoot, store } = workspace();
+        const bundle = join(REPO_ROOT, "packages/hook-adapter/dist/session-start-run.cjs");
+        const mine = codeCacheFile(join(store, ".cache"), bundle, nodeOf(process.execPath));
+        const theirs = codeCacheFile(join(store, ".cache"), bundle, nodeOf(executable));
+        const here = await runHook(stdinFor(projectRoot), home, { node: process.execPath });
+        const written = [readFileSync(mine), statSync(mine).mtimeMs];
+        const there = await runHook(stdinFor(projectRoot), home, { node: executable });
+        const hereAgain = await runHook(stdinFor(projectRoot), home, { node: process.execPath });
+        expect([here.code, there.code, hereAgain.code, there.stdout === here.stdout, hereAgain.stdout === here.stdout]).toEqual([0, 0, 0, true, true]);
+        expect([mine !== theirs, existsSync(theirs), readFileSync(mine).equals(written[0] as Buffer), statSync(mine).mtimeMs]).toEqual([true, true, true, written[1]]);
+      });
+    }
 
     it("keeps one for the prompt hook too", async () => {
       const { home, projectRoot, store } = workspace({ bank: "iflow-kb-2026-04", globalExample: true });
