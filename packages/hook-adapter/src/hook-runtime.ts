@@ -98,6 +98,13 @@ export interface HookIO {
    */
   spawn?: (...args: never[]) => unknown;
   /**
+   * `child_process.spawnSync` (or a function that loads it at its first call): where the hook has
+   * nothing to do while git runs (a start with a plan of these files to compare its signals with),
+   * git is run to its answer at once (`gatherSessionSignalsNow`), some milliseconds sooner than
+   * started and waited for. Absent: started and waited for.
+   */
+  spawnSync?: (...args: never[]) => unknown;
+  /**
    * How the block's index tells the agent to fetch an entry in full: "mcp" where the iflow-memory
    * MCP server is registered beside the hook (the plugin; `setup claude` without `--no-mcp`: the
    * hook's command then ends in `--mcp`), else "cli" (`iflow-memory show HASH`).

@@ -1,4 +1,4 @@
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { appendFileSync, cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { delimiter, join } from "node:path";
 import { extendSessionInjection, injectionCachePath, planCachePath, prepareSessionInjection, rankingCachePath, type SessionInjection } from "@iflow-memory/store";
@@ -44,6 +44,10 @@ async function start(projectRoot: string, home: string, source = "startup", grow
       events.push(`git ${(args[1] as string[])[1]}`);
       return spawn(...args);
     }) as HookIO["spawn"],
+    spawnSync: ((...args: Parameters<typeof spawnSync>) => {
+      events.push(`git ${(args[1] as string[])[1]} now`);
+      return spawnSync(...args);
+    }) as HookIO["spawnSync"],
     stdin: (async function* () {
       yield JSON.stringify({ hook_event_name: "SessionStart", source, cwd: projectRoot });
     })(),
@@ -84,6 +88,21 @@ describe("runSessionStartHook (git while the memory files are read)", () => {
     const after = await start(projectRoot, home);
     expect(after.events).toEqual(["git status", "prepare"]);
     expect(after.context).toContain("Commit very often.");
+  });
+
+  it("with a plan of these files to compare its signals with, runs git to its answer at once (nothing to read while it runs): the plan kept, or one made anew", async () => {
+    const { projectRoot, home } = setup();
+    // Settled (the files' caches go by the real clock): the injection and its plan are kept.
+    await new Promise((resolve) => setTimeout(resolve, 2_100));
+    const first = await start(projectRoot, home);
+    expect(first.events).toEqual(["git status", "prepare"]);
+    const again = await start(projectRoot, home);
+    expect(again).toEqual({ events: ["git status now"], context: first.context });
+    // New signals: a plan made anew, as a start that reads the files makes it (another store, nothing cached).
+    writeFileSync(join(projectRoot, "retry_budget.py"), "# count the retries\n");
+    const changed = await start(projectRoot, home);
+    expect(changed.events).toEqual(["git status now"]);
+    expect(changed.context).toBe((await start(projectRoot, join(home, "other"))).context);
   });
 
   it("starts git once when the index is worked out again after git started (its cache lost)", async () => {

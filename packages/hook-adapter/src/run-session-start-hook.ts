@@ -1,4 +1,4 @@
-import { forgetCachedInjection, originalSessionPlan, planSessionStart, readFeedback, sessionQuery, startSessionSignals, storeCacheDir, type MemoryConfig, type PendingSessionSignals, type SessionPlan } from "@iflow-memory/store";
+import { forgetCachedInjection, gatherSessionSignalsNow, originalSessionPlan, planSessionStart, readFeedback, sessionQuery, startSessionSignals, storeCacheDir, type MemoryConfig, type PendingSessionSignals, type SessionPlan } from "@iflow-memory/store";
 import { withIndexFetch } from "@iflow-memory/ranker";
 import { agentDialect } from "./agent-dialect.js";
 import { cachedInjection, claimInjection, hookSources, reportWarnings, runHook, withRanking, type HookIO } from "./hook-runtime.js";
@@ -49,9 +49,10 @@ export function runSessionStartHookWith(io: HookIO, planner: () => SessionPlanne
     const source = typeof input.source === "string" && input.source !== "" ? input.source : "startup";
     const sources = await hookSources(io, input);
     const { gatherSignals } = io;
+    const signalsOptions = () => ({ projectRoot: sources.projectRoot, env: io.env, cacheDir: storeCacheDir(sources.globalStoreDir) });
     const startSignals = (): PendingSessionSignals =>
       gatherSignals === undefined
-        ? startSessionSignals({ projectRoot: sources.projectRoot, env: io.env, cacheDir: storeCacheDir(sources.globalStoreDir), ...(io.spawn === undefined ? {} : { spawn: io.spawn }) })
+        ? startSessionSignals({ ...signalsOptions(), ...(io.spawn === undefined ? {} : { spawn: io.spawn }) })
         : { signals: () => gatherSignals(sources.projectRoot), cancel: () => undefined };
     // Git before the memory files are read, when they must be and the config ranks as far as is
     // known then: it works while they are parsed, and its answer is there when they are done.
@@ -81,15 +82,18 @@ export function runSessionStartHookWith(io: HookIO, planner: () => SessionPlanne
       let plan: SessionPlan | undefined;
       if (config.injectionRanking !== "original") {
         waiting.begin();
-        // Git first (if not started already), so that it works while the index is read; its time
-        // budget counts from the wait for its answer, so that reading a large index cannot run it out.
-        pending = early ?? startSignals();
         // The plan is a function of the files and the signals alone: when both are those of the
         // last start, so is it, and neither the index nor the ranking is needed. Else the index is
         // read while git runs (after it, when only the signals may have changed).
         const last = lastPlan();
+        // Git started (if not started already) so that it works while the index is read, its time
+        // budget counting from the wait for its answer, so that reading a large index cannot run it
+        // out. With a last plan to compare with there is nothing to do while git runs: it is run to
+        // its answer at once (spawnSync), which comes sooner than one started and waited for.
+        const now = early === null && last !== null && gatherSignals === undefined && io.spawnSync !== undefined;
+        pending = early ?? (now ? null : startSignals());
         const read = last === null ? { candidates: await ranking() } : null;
-        const query = sessionQuery(await pending.signals());
+        const query = sessionQuery(pending !== null ? await pending.signals() : gatherSessionSignalsNow({ ...signalsOptions(), spawnSync: io.spawnSync! }));
         const queryKey = JSON.stringify(query);
         if (last !== null && last.query === queryKey) {
           plan = last.plan;

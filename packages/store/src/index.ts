@@ -79,7 +79,7 @@ export { isoTimestamp } from "./iso-timestamp.js";
 export { originalSessionPlan, planPromptRecall, planSessionStart, PROMPT_RECALL_MAX_CHARS, sessionQuery, readSessionLedger, recordInSessionLedger, SESSION_LEDGER_MAX_AGE_MS, sessionLedgerPath } from "./relevance/index.js";
 export { claimSessionEvent, createMemorySearcher, SESSION_CLAIM_WINDOW_MS, searchMemory, sharedRanking } from "./relevance/index.js";
 export type { MemorySearcher, SearchMemoryOptions, SearchScope, SessionPlan, SharedRanking } from "./relevance/index.js";
-export { DEFAULT_SIGNALS_TIMEOUT_MS, gatherSessionSignals, MAX_CHANGED_FILES, startSessionSignals } from "./signals/index.js";
+export { DEFAULT_SIGNALS_TIMEOUT_MS, gatherSessionSignals, gatherSessionSignalsNow, MAX_CHANGED_FILES, startSessionSignals } from "./signals/index.js";
 export type { ActiveFeature, GatherSessionSignalsOptions, PendingSessionSignals, SessionSignals } from "./signals/index.js";
 export { appendInjectionHistory, createHistoryRecord, HISTORY_FILE, HISTORY_MAX_BYTES, HISTORY_ROTATED_FILE, readInjectionHistory } from "./history/index.js";
 export type { HistoryEntry, HistoryFilter, HistoryRecord } from "./history/index.js";

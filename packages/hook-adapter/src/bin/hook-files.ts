@@ -75,6 +75,8 @@ const REFRESH_AFTER_A_MOMENT = 'sleep 0.3 2>/dev/null || sleep 1; exec "$0" "$@"
 // child_process is loaded when git first runs: most hook runs never run it.
 const spawnWhenNeeded = ((...args: Parameters<typeof import("node:child_process").spawn>) =>
   (require("node:child_process") as typeof import("node:child_process")).spawn(...args)) as typeof import("node:child_process").spawn;
+const spawnSyncWhenNeeded = ((...args: Parameters<typeof import("node:child_process").spawnSync>) =>
+  (require("node:child_process") as typeof import("node:child_process")).spawnSync(...args)) as typeof import("node:child_process").spawnSync;
 
 /** Runs a hook as its bundle does: the process's stdio and environment, the files beside it, exit 0 whatever happens. */
 export function runBundledHook(run: (io: HookIO) => Promise<number>): void {
@@ -92,6 +94,7 @@ export function runBundledHook(run: (io: HookIO) => Promise<number>): void {
     refreshInBackground,
     atExit: (task) => process.once("exit", task),
     spawn: spawnWhenNeeded,
+    spawnSync: spawnSyncWhenNeeded,
     // Registered with the MCP server beside it (the plugin, `setup claude`): its index names the MCP tools.
     fetch: process.argv.includes("--mcp") ? "mcp" : "cli",
     agent,

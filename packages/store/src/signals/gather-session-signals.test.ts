@@ -1,9 +1,9 @@
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, delimiter, dirname, join } from "node:path";
 import { dedent, isRunning, makeTempDir, slowFakeGit } from "@iflow-memory/test-utils";
 import { describe, expect, it } from "vitest";
-import { gatherSessionSignals, startSessionSignals, type SessionSignals } from "./gather-session-signals.js";
+import { gatherSessionSignals, gatherSessionSignalsNow, startSessionSignals, type SessionSignals } from "./gather-session-signals.js";
 
 const GIT_ENV = {
   ...process.env,
@@ -40,31 +40,46 @@ function repository(into = makeTempDir()): string {
   return root;
 }
 
+/** A branch with its own commits, a merge of the default branch, and staged, unstaged and untracked changes. */
+function branchMidWork(): string {
+  const root = repository();
+  git(root, "checkout", "-q", "-b", "fix/embedding-call-timeouts");
+  commit(root, "Retry embedding calls", { "semantic_memory/retry.py": "retry with backoff\n" });
+  git(root, "checkout", "-q", "main");
+  commit(root, "Document the cache", { "docs.md": "cache\n" });
+  git(root, "checkout", "-q", "fix/embedding-call-timeouts");
+  git(root, "merge", "-q", "--no-edit", "--no-ff", "main");
+  commit(root, "Time out embedding calls", { "semantic_memory/timeouts.py": "10 s\n" });
+  write(root, { "staged.py": "new\n" });
+  git(root, "add", "staged.py");
+  write(root, { "a.py": "changed\n", "semantic_memory/retry.py": "retry again\n", "notes/plan.md": "plan\n", "todo.txt": "todo\n" });
+  return root;
+}
+
 const NO_SIGNALS = { branch: null, changedFiles: [], commitSubjects: [], feature: null, stack: [], skipped: [] } satisfies Omit<SessionSignals, "project">;
 // Generous: a test machine may be loaded; these tests check outcomes, the benchmark measures time.
 const TIMEOUT_MS = 5000;
+const BRANCH_MID_WORK: SessionSignals = {
+  ...NO_SIGNALS,
+  project: "semantic-memory",
+  branch: "fix/embedding-call-timeouts",
+  changedFiles: ["a.py", "semantic_memory/retry.py", "staged.py", "notes/", "todo.txt", "semantic_memory/timeouts.py"],
+  commitSubjects: ["Time out embedding calls", "Retry embedding calls"],
+};
+
+/** A `git` first on PATH that notes each call's command (its second argument) in `calls`, then runs the real one. */
+function notingGit(): { env: Record<string, string | undefined>; calls: () => string[] } {
+  const bin = makeTempDir();
+  const calls = join(bin, "calls");
+  const realGit = execFileSync("sh", ["-c", "command -v git"], { encoding: "utf8" }).trim();
+  writeFileSync(join(bin, "git"), `#!/bin/sh\necho "$2" >> "${calls}"\nexec "${realGit}" "$@"\n`);
+  chmodSync(join(bin, "git"), 0o755);
+  return { env: { ...GIT_ENV, PATH: `${bin}${delimiter}${process.env.PATH ?? ""}` }, calls: () => readFileSync(calls, "utf8").trim().split("\n").sort() };
+}
 
 describe("gatherSessionSignals", () => {
   it("lists a branch's staged, unstaged, untracked and committed files once each, and its own commit subjects", async () => {
-    const root = repository();
-    git(root, "checkout", "-q", "-b", "fix/embedding-call-timeouts");
-    commit(root, "Retry embedding calls", { "semantic_memory/retry.py": "retry with backoff\n" });
-    git(root, "checkout", "-q", "main");
-    commit(root, "Document the cache", { "docs.md": "cache\n" });
-    git(root, "checkout", "-q", "fix/embedding-call-timeouts");
-    git(root, "merge", "-q", "--no-edit", "--no-ff", "main");
-    commit(root, "Time out embedding calls", { "semantic_memory/timeouts.py": "10 s\n" });
-    write(root, { "staged.py": "new\n" });
-    git(root, "add", "staged.py");
-    write(root, { "a.py": "changed\n", "semantic_memory/retry.py": "retry again\n", "notes/plan.md": "plan\n", "todo.txt": "todo\n" });
-
-    expect(await gatherSessionSignals({ projectRoot: root, timeoutMs: TIMEOUT_MS })).toEqual({
-      ...NO_SIGNALS,
-      project: "semantic-memory",
-      branch: "fix/embedding-call-timeouts",
-      changedFiles: ["a.py", "semantic_memory/retry.py", "staged.py", "notes/", "todo.txt", "semantic_memory/timeouts.py"],
-      commitSubjects: ["Time out embedding calls", "Retry embedding calls"],
-    });
+    expect(await gatherSessionSignals({ projectRoot: branchMidWork(), timeoutMs: TIMEOUT_MS })).toEqual(BRANCH_MID_WORK);
   });
 
   it("gives the last 5 commit subjects and the working tree's changes on the default branch", async () => {
@@ -297,13 +312,8 @@ describe("gatherSessionSignals", () => {
     const root = repository();
     git(root, "checkout", "-q", "-b", "fix/timeouts");
     commit(root, "Time out embedding calls", { "semantic_memory/timeouts.py": "10 s\n" });
-    // A git that notes each call's command, then runs the real one.
-    const bin = makeTempDir();
-    const calls = join(bin, "calls");
-    const realGit = execFileSync("sh", ["-c", "command -v git"], { encoding: "utf8" }).trim();
-    writeFileSync(join(bin, "git"), `#!/bin/sh\necho "$2" >> "${calls}"\nexec "${realGit}" "$@"\n`);
-    chmodSync(join(bin, "git"), 0o755);
-    const options = { projectRoot: root, timeoutMs: TIMEOUT_MS, cacheDir: join(makeTempDir(), ".cache"), env: { ...GIT_ENV, PATH: `${bin}${delimiter}${process.env.PATH ?? ""}` } };
+    const noting = notingGit();
+    const options = { projectRoot: root, timeoutMs: TIMEOUT_MS, cacheDir: join(makeTempDir(), ".cache"), env: noting.env };
 
     const first = await gatherSessionSignals(options);
     write(root, { "notes.md": "untracked\n" });
@@ -317,7 +327,7 @@ describe("gatherSessionSignals", () => {
       { ...expected, changedFiles: ["notes.md", "semantic_memory/timeouts.py"], commitSubjects: ["Time out embedding calls"] },
       { ...expected, changedFiles: ["notes.md", "semantic_memory/retry.py", "semantic_memory/timeouts.py"], commitSubjects: ["Retry embedding calls", "Time out embedding calls"] },
     ]);
-    expect(readFileSync(calls, "utf8").trim().split("\n").sort()).toEqual(["log", "log", "status", "status", "status"]);
+    expect(noting.calls()).toEqual(["log", "log", "status", "status", "status"]);
   });
 
   it("ignores a GIT_DIR inherited from the environment", async () => {
@@ -338,5 +348,78 @@ describe("startSessionSignals", () => {
     // Busy for longer than git's budget (as a session start reading a large index is), git meanwhile done.
     Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1500);
     expect(await pending.signals()).toEqual({ ...NO_SIGNALS, project: "semantic-memory", branch: "main", changedFiles: ["a.py"], commitSubjects: ["Initial layout"] });
+  });
+});
+
+describe("gatherSessionSignalsNow", () => {
+  it("gives what gatherSessionSignals gives, git run to its answer within the call", async () => {
+    const root = branchMidWork();
+    expect([gatherSessionSignalsNow({ projectRoot: root, timeoutMs: TIMEOUT_MS, spawnSync }), await gatherSessionSignals({ projectRoot: root, timeoutMs: TIMEOUT_MS })]).toEqual([BRANCH_MID_WORK, BRANCH_MID_WORK]);
+  });
+
+  it.skipIf(process.platform === "win32")("with a cache folder, runs git log once per pair of commits and git status every time, as the asynchronous one", () => {
+    const root = repository();
+    git(root, "checkout", "-q", "-b", "fix/timeouts");
+    commit(root, "Time out embedding calls", { "semantic_memory/timeouts.py": "10 s\n" });
+    const noting = notingGit();
+    const options = { projectRoot: root, timeoutMs: TIMEOUT_MS, cacheDir: join(makeTempDir(), ".cache"), env: noting.env, spawnSync };
+
+    const first = gatherSessionSignalsNow(options);
+    write(root, { "notes.md": "untracked\n" });
+    const second = gatherSessionSignalsNow(options);
+    commit(root, "Retry embedding calls", { "semantic_memory/retry.py": "retry with backoff\n" });
+    const third = gatherSessionSignalsNow(options);
+
+    const expected = { ...NO_SIGNALS, project: "semantic-memory", branch: "fix/timeouts" };
+    expect([first, second, third]).toEqual([
+      { ...expected, changedFiles: ["semantic_memory/timeouts.py"], commitSubjects: ["Time out embedding calls"] },
+      { ...expected, changedFiles: ["notes.md", "semantic_memory/timeouts.py"], commitSubjects: ["Time out embedding calls"] },
+      { ...expected, changedFiles: ["notes.md", "semantic_memory/retry.py", "semantic_memory/timeouts.py"], commitSubjects: ["Retry embedding calls", "Time out embedding calls"] },
+    ]);
+    expect(noting.calls()).toEqual(["log", "log", "status", "status", "status"]);
+  });
+
+  it.skipIf(process.platform === "win32")("gives up on a slow git at the budget, killing it and not waiting for what it started", async () => {
+    const root = repository();
+    git(root, "checkout", "-q", "-b", "fix/timeouts");
+    const fake = slowFakeGit();
+
+    const started = Date.now();
+    const signals = gatherSessionSignalsNow({ projectRoot: root, timeoutMs: 300, env: { ...process.env, PATH: `${fake.path}${delimiter}${process.env.PATH ?? ""}` }, spawnSync });
+    const elapsed = Date.now() - started;
+
+    expect(signals).toEqual({
+      ...NO_SIGNALS,
+      project: "semantic-memory",
+      branch: "fix/timeouts",
+      skipped: [
+        "git status did not answer within 300 ms; changed files skipped",
+        // git status took the whole budget: none was left for git log.
+        "git log did not answer within 300 ms; commit subjects and the branch's committed files skipped",
+      ],
+    });
+    // Not the 5 s of the sleep that holds git's pipes open; the benchmark measures the real time.
+    expect(elapsed).toBeLessThan(4000);
+    // The shell in git's place was killed (its sleep, in no group of git's own, ends by itself).
+    const [shell] = await fake.started(2);
+    expect(isRunning(shell!)).toBe(false);
+  });
+
+  it("still reads the branch from the files when git is not on PATH, and says when git fails", () => {
+    const root = repository();
+    git(root, "checkout", "-q", "-b", "fix/timeouts");
+    const bin = makeTempDir();
+    writeFileSync(join(bin, "git"), "#!/bin/sh\necho \"fatal: detected dubious ownership in repository\" >&2\necho \"more\" >&2\nexit 128\n");
+    chmodSync(join(bin, "git"), 0o755);
+
+    expect([
+      gatherSessionSignalsNow({ projectRoot: root, timeoutMs: TIMEOUT_MS, env: { PATH: makeTempDir() }, spawnSync }).skipped,
+      ...(process.platform === "win32" ? [] : [gatherSessionSignalsNow({ projectRoot: root, timeoutMs: TIMEOUT_MS, env: { PATH: `${bin}${delimiter}${process.env.PATH ?? ""}` }, spawnSync }).skipped]),
+    ]).toEqual([
+      ["git is not on PATH; changed files and commit subjects skipped"],
+      ...(process.platform === "win32"
+        ? []
+        : [["git status failed (fatal: detected dubious ownership in repository); changed files skipped", "git log failed (fatal: detected dubious ownership in repository); commit subjects and the branch's committed files skipped"]]),
+    ]);
   });
 });

@@ -7,7 +7,7 @@ import { parseGitStatus } from "./parse-git-status.js";
 import { readGitState, type GitState } from "./read-git-state.js";
 import { readProjectStack } from "./read-project-stack.js";
 import { gitLogKey, readCachedGitLog, writeCachedGitLog } from "./git-log-cache.js";
-import { gitEnvironment, startGit, type GitRun, type StartedGit } from "./run-git.js";
+import { gitEnvironment, runGitNow, startGit, type GitRun, type StartedGit } from "./run-git.js";
 
 /** What a session is about, gathered at its start to rank the knowledge bank's entries. */
 export interface SessionSignals {
@@ -78,7 +78,8 @@ const DEFAULT_BRANCH_COMMITS = 20;
 
 /**
  * The session-start signals of a project, cheap and bounded; never throws, never blocks the
- * event loop on git, never waits for git past `timeoutMs`.
+ * event loop on git (`gatherSessionSignalsNow` does, for a caller with nothing else to do), never
+ * waits for git past `timeoutMs`.
  *
  * - `branch`, the default branch and the repository's top folder are read from the files under
  *   `.git` (worktrees and submodules, whose `.git` is a file `gitdir: …`, included): no spawn.
@@ -118,67 +119,25 @@ export async function gatherSessionSignals(options: GatherSessionSignalsOptions)
  * const signals = await pending.signals();
  */
 export function startSessionSignals(options: GatherSessionSignalsOptions): PendingSessionSignals {
-  const timeoutMs = options.timeoutMs !== undefined && Number.isFinite(options.timeoutMs) && options.timeoutMs >= 0 ? options.timeoutMs : DEFAULT_SIGNALS_TIMEOUT_MS;
-  const projectRoot = resolve(options.projectRoot);
-  const skipped: string[] = [];
-
-  let git: GitState | null = null;
-  try {
-    git = readGitState(projectRoot);
-    if (git === null) skipped.push("not a git repository");
-  } catch (error) {
-    skipped.push(`.git cannot be read (${(error as Error).message}); git signals skipped`);
-  }
-
-  // Both git calls start now, before the files below are read, so that git works while we read.
-  // The branch's log is the same as long as its commits are: from the cache when it has it.
-  const branchRange = git !== null && git.defaultRef !== null && !git.onDefaultBranch;
+  const begun = beginSignals(options);
+  const { git, timeoutMs } = begun;
   let statusRun: StartedGit | null = null;
   let logRun: StartedGit | null = null;
-  let cachedLog: string | null = null;
-  let logKey: string | null = null;
   let started: Promise<void> | undefined;
   let cancelled = false;
   if (git !== null) {
-    const repository = git;
-    for (const note of repository.notes) skipped.push(note);
-    const env = gitEnvironment(options.env ?? process.env);
-    const logArgs = repository.hasCommits
-      ? [
-          ...["--no-pager", "log", "--no-color", "--no-show-signature", "-z", GIT_LOG_FORMAT],
-          ...(branchRange
-            ? ["--no-merges", "--no-renames", "--name-only", "-n", String(MAX_BRANCH_COMMITS), `${repository.defaultRef}..HEAD`, "--"]
-            : ["--no-merges", "-n", String(DEFAULT_BRANCH_COMMITS), "HEAD", "--"]),
-        ]
-      : null;
-    if (logArgs !== null && options.cacheDir !== undefined) {
-      logKey = gitLogKey(repository, logArgs, env);
-      cachedLog = logKey === null ? null : readCachedGitLog(options.cacheDir, repository.repositoryRoot, logKey);
-    }
+    // Both git calls start now, before the manifests are read, so that git works while we read.
     const launch = (spawn: typeof import("node:child_process").spawn): void => {
       if (timeoutMs === 0 || cancelled) return;
-      const run = { cwd: repository.repositoryRoot, env, spawn };
-      statusRun = startGit(["--no-pager", "status", "--porcelain=v1", "-z", "--untracked-files=normal", "--no-renames", "--ignore-submodules=dirty"], {
-        ...run,
-        maxRecords: MAX_CHANGED_FILES,
-      });
-      if (logArgs !== null && cachedLog === null) logRun = startGit(logArgs, run);
+      const run = { cwd: git.repositoryRoot, env: begun.env, spawn };
+      statusRun = startGit(STATUS_ARGS, { ...run, maxRecords: MAX_CHANGED_FILES });
+      if (begun.logArgs !== null && begun.cachedLog === null) logRun = startGit(begun.logArgs, run);
     };
     // Loaded here, not at the top: without a repository nothing is spawned.
     if (options.spawn !== undefined) launch(options.spawn as typeof import("node:child_process").spawn);
     else started = import("node:child_process").then(({ spawn }) => launch(spawn));
   }
-
-  let project = projectName(projectRoot);
-  let stack: string[] = [];
-  try {
-    const found = readProjectStack(projectRoot);
-    project = found.name ?? project;
-    stack = found.stack;
-    for (const note of found.skipped) skipped.push(note);
-  } catch (error) {
-    skipped.push(`the project's manifests cannot be read (${(error as Error).message}); stack skipped`);
-  }
+  const stack = readStack(begun);
 
   return {
     cancel: () => {
@@ -192,16 +151,116 @@ export function startSessionSignals(options: GatherSessionSignalsOptions): Pendi
       await started;
       const answer = async (run: StartedGit | null): Promise<GitRun | null> =>
         run === null ? (git === null ? null : { ok: false, reason: "timeout", message: "no time left" }) : run.result(deadline);
-      const [status, log] = await Promise.all([
-        answer(statusRun),
-        cachedLog !== null ? ({ ok: true, stdout: cachedLog, truncated: false } as const) : git?.hasCommits === true ? answer(logRun) : null,
-      ]);
-      if (log?.ok === true && !log.truncated && cachedLog === null && logKey !== null && options.cacheDir !== undefined) {
-        writeCachedGitLog(options.cacheDir, git!.repositoryRoot, logKey, log.stdout);
-      }
-      return settleSignals({ projectRoot, git, branchRange, status, log, project, stack, skipped, timeoutMs });
+      const [status, log] = await Promise.all([answer(statusRun), begun.cachedLog !== null ? cachedLogRun(begun.cachedLog) : begun.logArgs !== null ? answer(logRun) : null]);
+      return endSignals(begun, stack, status, log, options.cacheDir);
     },
   };
+}
+
+/**
+ * `gatherSessionSignals` for a caller that would only wait for git: git is run to its answer in
+ * this call (`runGitNow`, `spawnSync` given), which blocks for at most `timeoutMs` (default 200)
+ * — `git status`, then `git log` when its answer is not cached, in the time left. A session start
+ * that has nothing to read while git runs gets the signals some milliseconds sooner so than by
+ * `startSessionSignals` and a wait (BENCHMARKS.md, #22). The same signals and skips; at the budget
+ * git is killed, but not what a wrapper script in its place started (`runGitNow`).
+ *
+ * @example
+ * gatherSessionSignalsNow({ projectRoot, spawnSync, cacheDir: join(globalStoreDir, ".cache") });
+ * // { project: "semantic-memory", branch: "fix/embedding-call-timeouts", changedFiles: [...], ... }
+ */
+export function gatherSessionSignalsNow(options: Omit<GatherSessionSignalsOptions, "spawn"> & { spawnSync: (...args: never[]) => unknown }): SessionSignals {
+  const begun = beginSignals(options);
+  const { git, timeoutMs } = begun;
+  let status: GitRun | null = null;
+  let log: GitRun | null = begun.cachedLog !== null ? cachedLogRun(begun.cachedLog) : null;
+  if (git !== null) {
+    const deadline = Date.now() + timeoutMs;
+    const run = { cwd: git.repositoryRoot, env: begun.env, spawnSync: options.spawnSync as typeof import("node:child_process").spawnSync };
+    status = runGitNow(STATUS_ARGS, { ...run, timeoutMs: deadline - Date.now(), maxRecords: MAX_CHANGED_FILES });
+    if (begun.logArgs !== null && log === null) log = runGitNow(begun.logArgs, { ...run, timeoutMs: deadline - Date.now() });
+  }
+  return endSignals(begun, readStack(begun), status, log, options.cacheDir);
+}
+
+const STATUS_ARGS = ["--no-pager", "status", "--porcelain=v1", "-z", "--untracked-files=normal", "--no-renames", "--ignore-submodules=dirty"];
+
+// What both ways of gathering read before git runs: the repository's state from its files, the
+// arguments of the log the signals ask for, and its answer where it is cached.
+interface BegunSignals {
+  projectRoot: string;
+  timeoutMs: number;
+  skipped: string[];
+  git: GitState | null;
+  branchRange: boolean;
+  env: Record<string, string | undefined>;
+  logArgs: string[] | null;
+  logKey: string | null;
+  cachedLog: string | null;
+}
+
+function beginSignals(options: Omit<GatherSessionSignalsOptions, "spawn">): BegunSignals {
+  const timeoutMs = options.timeoutMs !== undefined && Number.isFinite(options.timeoutMs) && options.timeoutMs >= 0 ? options.timeoutMs : DEFAULT_SIGNALS_TIMEOUT_MS;
+  const projectRoot = resolve(options.projectRoot);
+  const skipped: string[] = [];
+
+  let git: GitState | null = null;
+  try {
+    git = readGitState(projectRoot);
+    if (git === null) skipped.push("not a git repository");
+  } catch (error) {
+    skipped.push(`.git cannot be read (${(error as Error).message}); git signals skipped`);
+  }
+
+  // The branch's log is the same as long as its commits are: from the cache when it has it.
+  const branchRange = git !== null && git.defaultRef !== null && !git.onDefaultBranch;
+  const env = gitEnvironment(options.env ?? process.env);
+  let logArgs: string[] | null = null;
+  let logKey: string | null = null;
+  let cachedLog: string | null = null;
+  if (git !== null) {
+    for (const note of git.notes) skipped.push(note);
+    if (git.hasCommits) {
+      logArgs = [
+        ...["--no-pager", "log", "--no-color", "--no-show-signature", "-z", GIT_LOG_FORMAT],
+        ...(branchRange
+          ? ["--no-merges", "--no-renames", "--name-only", "-n", String(MAX_BRANCH_COMMITS), `${git.defaultRef}..HEAD`, "--"]
+          : ["--no-merges", "-n", String(DEFAULT_BRANCH_COMMITS), "HEAD", "--"]),
+      ];
+    }
+    if (logArgs !== null && options.cacheDir !== undefined) {
+      logKey = gitLogKey(git, logArgs, env);
+      cachedLog = logKey === null ? null : readCachedGitLog(options.cacheDir, git.repositoryRoot, logKey);
+    }
+  }
+  return { projectRoot, timeoutMs, skipped, git, branchRange, env, logArgs, logKey, cachedLog };
+}
+
+function cachedLogRun(stdout: string): GitRun {
+  return { ok: true, stdout, truncated: false };
+}
+
+function readStack(begun: BegunSignals): { project: string; stack: string[] } {
+  let project = projectName(begun.projectRoot);
+  let stack: string[] = [];
+  try {
+    const found = readProjectStack(begun.projectRoot);
+    project = found.name ?? project;
+    stack = found.stack;
+    for (const note of found.skipped) begun.skipped.push(note);
+  } catch (error) {
+    begun.skipped.push(`the project's manifests cannot be read (${(error as Error).message}); stack skipped`);
+  }
+  return { project, stack };
+}
+
+// git's answers kept (a whole log, for the next call on the same commits) and made into signals.
+function endSignals(begun: BegunSignals, found: { project: string; stack: string[] }, status: GitRun | null, log: GitRun | null, cacheDir: string | undefined): SessionSignals {
+  const { git, logKey, cachedLog } = begun;
+  if (log?.ok === true && !log.truncated && cachedLog === null && logKey !== null && cacheDir !== undefined && git !== null) {
+    writeCachedGitLog(cacheDir, git.repositoryRoot, logKey, log.stdout);
+  }
+  return settleSignals({ ...begun, ...found, status, log });
 }
 
 function settleSignals(gathered: {

@@ -172,3 +172,55 @@ export function startGit(args: readonly string[], options: Omit<RunGitOptions, "
     },
   };
 }
+
+/**
+ * `runGit` for a caller with nothing to do while git runs: git is run to its answer in this call
+ * (`child_process.spawnSync`), which blocks for at most `timeoutMs`. In a process as young as a
+ * session start it answers sooner than `startGit` and a wait, which must load and first run the
+ * code of a child process's streams and events (BENCHMARKS.md, #22). The same answers as
+ * `runGit`, but for two things: at `timeoutMs`, or once output passes `maxOutputBytes`, git is
+ * killed, but not what git may have started (a wrapper script's children: spawnSync puts git in no
+ * group of its own), which is not waited for and ends at its first write to the closed pipes; with
+ * `maxRecords`, the output is cut after that many records, git run to its end (a status long
+ * enough to matter is cut by the time or the bytes).
+ *
+ * @example
+ * runGitNow(["status", "--porcelain=v1", "-z"], { cwd: "/work/webshop", env: gitEnvironment(process.env), timeoutMs: 200, spawnSync });
+ * // { ok: true, stdout: " M src/cart.ts\0", truncated: false }
+ */
+export function runGitNow(
+  args: readonly string[],
+  options: Omit<RunGitOptions, "deadline" | "spawn"> & { timeoutMs: number; spawnSync: typeof import("node:child_process").spawnSync },
+): GitRun {
+  if (!(options.timeoutMs > 0)) return { ok: false, reason: "timeout", message: "no time left" };
+  const maxOutputBytes = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
+  let run: ReturnType<typeof import("node:child_process").spawnSync>;
+  try {
+    run = options.spawnSync("git", args, {
+      cwd: options.cwd,
+      env: options.env,
+      stdio: ["ignore", "pipe", "pipe"],
+      windowsHide: true,
+      timeout: options.timeoutMs,
+      killSignal: "SIGKILL",
+      maxBuffer: maxOutputBytes,
+    });
+  } catch (error) {
+    return { ok: false, reason: "failed", message: (error as Error).message };
+  }
+  const code = (run.error as NodeJS.ErrnoException | undefined)?.code;
+  if (code === "ETIMEDOUT") return { ok: false, reason: "timeout", message: "did not answer in time" };
+  if (code === "ENOBUFS") return { ok: true, stdout: String(run.stdout), truncated: true };
+  if (run.error !== undefined) return code === "ENOENT" ? { ok: false, reason: "missing", message: "git is not on PATH" } : { ok: false, reason: "failed", message: run.error.message };
+  if (run.status !== 0) {
+    const firstLine = String(run.stderr).split("\n").find((line) => line.trim() !== "")?.trim();
+    return { ok: false, reason: "failed", message: firstLine ?? (run.signal === null ? `exited with ${run.status}` : `killed by ${run.signal}`) };
+  }
+  const stdout = String(run.stdout);
+  const maxRecords = options.maxRecords ?? Number.POSITIVE_INFINITY;
+  let records = 0;
+  for (let index = stdout.indexOf("\0"); index !== -1; index = stdout.indexOf("\0", index + 1)) {
+    if (++records === maxRecords) return { ok: true, stdout: stdout.slice(0, index + 1), truncated: index + 1 < stdout.length };
+  }
+  return { ok: true, stdout, truncated: false };
+}
