@@ -1,6 +1,6 @@
 import { closeSync, mkdirSync, openSync, renameSync, statSync, unlinkSync } from "node:fs";
-import { basename, dirname, join } from "node:path";
-import { sessionLedgerPath } from "./session-ledger.js";
+import { join } from "node:path";
+import { sessionFileName, sessionsFolder } from "./session-ledger.js";
 
 /**
  * How long a claim on a session's event holds. Hooks of one event start together (Claude Code
@@ -21,20 +21,11 @@ export const SESSION_CLAIM_WINDOW_MS = 60_000;
  * if (!claimSessionEvent(store, input.session_id, "startup")) return ""; // another hook injects
  */
 export function claimSessionEvent(globalStoreDir: string, sessionId: string, event: string, now: () => number = Date.now): boolean {
-  const ledger = sessionLedgerPath(globalStoreDir, sessionId);
-  const path = join(dirname(ledger), `${basename(ledger, ".txt")}.${event.replace(/[^A-Za-z0-9_-]/g, "_")}.claim`);
-  try {
-    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  } catch {
-    return true;
-  }
+  const folder = sessionsFolder(globalStoreDir);
+  const path = join(folder, `${sessionFileName(sessionId)}.${event.replace(/[^A-Za-z0-9_-]/g, "_")}.claim`);
   for (let attempt = 0; attempt < 3; attempt++) {
-    try {
-      closeSync(openSync(path, "wx", 0o600));
-      return true;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") return true;
-    }
+    // Made: this process injects; not possible here (no cache folder): it injects too.
+    if (createClaim(path, folder) !== "exists") return true;
     const held = statSync(path, { throwIfNoEntry: false });
     if (held === undefined) continue;
     if (now() - held.mtimeMs < SESSION_CLAIM_WINDOW_MS) return false;
@@ -55,4 +46,21 @@ export function claimSessionEvent(globalStoreDir: string, sessionId: string, eve
     if (moved !== undefined && now() - moved.mtimeMs < SESSION_CLAIM_WINDOW_MS) return false;
   }
   return false;
+}
+
+// The claim made with an exclusive create; its folder made when missing (a session's first
+// claim), not looked for at every one.
+function createClaim(path: string, folder: string): "made" | "exists" | "failed" {
+  for (const made of [false, true]) {
+    try {
+      if (made) mkdirSync(folder, { recursive: true, mode: 0o700 });
+      closeSync(openSync(path, "wx", 0o600));
+      return "made";
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === "EEXIST") return "exists";
+      if (code !== "ENOENT" || made) return "failed";
+    }
+  }
+  return "failed";
 }

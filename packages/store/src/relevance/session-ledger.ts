@@ -1,4 +1,4 @@
-import { appendFileSync, closeSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, unlinkSync, utimesSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, unlinkSync, utimesSync, writeSync } from "node:fs";
 import { join } from "node:path";
 
 /** Ledgers of sessions not heard from for this long are removed. */
@@ -11,8 +11,17 @@ const SAFE_ID = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}$/;
 
 /** Where the entries given to one session are listed: the global store's cache, a file per session. */
 export function sessionLedgerPath(globalStoreDir: string, sessionId: string): string {
-  const name = SAFE_ID.test(sessionId) ? sessionId : `x-${Buffer.from(sessionId).toString("hex").slice(0, 120)}`;
-  return join(globalStoreDir, ".cache", "sessions", `${name}.txt`);
+  return join(sessionsFolder(globalStoreDir), `${sessionFileName(sessionId)}.txt`);
+}
+
+/** The folder of the sessions' ledgers (and of their claims, `claimSessionEvent`). */
+export function sessionsFolder(globalStoreDir: string): string {
+  return join(globalStoreDir, ".cache", "sessions");
+}
+
+/** A session's id as the names of its files begin: the id itself when it is a safe file name, else its bytes in hex. */
+export function sessionFileName(sessionId: string): string {
+  return SAFE_ID.test(sessionId) ? sessionId : `x-${Buffer.from(sessionId).toString("hex").slice(0, 120)}`;
 }
 
 /**
@@ -42,20 +51,45 @@ export function readSessionLedger(globalStoreDir: string, sessionId: string): Se
  */
 export function recordInSessionLedger(globalStoreDir: string, sessionId: string, hashes: readonly string[], now = Date.now()): void {
   if (hashes.length === 0) return;
-  const path = sessionLedgerPath(globalStoreDir, sessionId);
-  const folder = join(globalStoreDir, ".cache", "sessions");
-  const isNew = statSync(path, { throwIfNoEntry: false }) === undefined;
-  if (isNew) {
-    mkdirSync(folder, { recursive: true, mode: 0o700 });
-    const marker = join(folder, PRUNED_MARKER);
-    const pruned = statSync(marker, { throwIfNoEntry: false });
-    if (pruned === undefined || now - pruned.mtimeMs > PRUNE_EVERY_MS) {
-      closeSync(openSync(marker, "w", 0o600));
-      utimesSync(marker, now / 1000, now / 1000);
-      pruneLedgers(folder, now);
-    }
+  const folder = sessionsFolder(globalStoreDir);
+  const path = join(folder, `${sessionFileName(sessionId)}.txt`);
+  // Made by this call (an exclusive create), or there already: one open either way, the folder
+  // made only when it is missing (a session start's claim made it already).
+  let descriptor: number;
+  let isNew = true;
+  try {
+    descriptor = openLedger(path, folder);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    descriptor = openSync(path, "a", 0o600);
+    isNew = false;
   }
-  appendFileSync(path, `${hashes.join("\n")}\n`, { mode: 0o600 });
+  try {
+    const line = Buffer.from(`${hashes.join("\n")}\n`, "utf8");
+    // One write of whole lines (O_APPEND): a second writer's lines come before or after these.
+    for (let written = 0; written < line.length; ) written += writeSync(descriptor, line, written);
+  } finally {
+    closeSync(descriptor);
+  }
+  if (!isNew) return;
+  const marker = join(folder, PRUNED_MARKER);
+  const pruned = statSync(marker, { throwIfNoEntry: false });
+  if (pruned === undefined || now - pruned.mtimeMs > PRUNE_EVERY_MS) {
+    closeSync(openSync(marker, "w", 0o600));
+    utimesSync(marker, now / 1000, now / 1000);
+    pruneLedgers(folder, now);
+  }
+}
+
+// A new ledger, opened to append (O_EXCL: EEXIST when it is there already); its folder made when missing.
+function openLedger(path: string, folder: string): number {
+  try {
+    return openSync(path, "ax", 0o600);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    mkdirSync(folder, { recursive: true, mode: 0o700 });
+    return openSync(path, "ax", 0o600);
+  }
 }
 
 function pruneLedgers(folder: string, now: number): void {
