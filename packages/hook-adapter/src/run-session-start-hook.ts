@@ -90,8 +90,8 @@ export function runSessionStartHookWith(io: HookIO, planner: () => SessionPlanne
         // budget counting from the wait for its answer, so that reading a large index cannot run it
         // out. With a last plan to compare with there is nothing to do while git runs: it is run to
         // its answer at once (spawnSync), which comes sooner than one started and waited for.
-        const now = early === null && last !== null && gatherSignals === undefined && io.spawnSync !== undefined;
-        pending = early ?? (now ? null : startSignals());
+        const atOnce = early === null && last !== null && gatherSignals === undefined && io.spawnSync !== undefined;
+        pending = early ?? (atOnce ? null : startSignals());
         const read = last === null ? { candidates: await ranking() } : null;
         const query = sessionQuery(pending !== null ? await pending.signals() : gatherSessionSignalsNow({ ...signalsOptions(), spawnSync: io.spawnSync! }));
         const queryKey = JSON.stringify(query);

@@ -161,7 +161,7 @@ export function startSessionSignals(options: GatherSessionSignalsOptions): Pendi
  * `gatherSessionSignals` for a caller that would only wait for git: git is run to its answer in
  * this call (`runGitNow`, `spawnSync` given), which blocks for at most `timeoutMs` (default 200)
  * — `git status`, then `git log` when its answer is not cached, in the time left. A session start
- * that has nothing to read while git runs gets the signals some milliseconds sooner so than by
+ * that has nothing to read while git runs gets the signals some milliseconds sooner than from
  * `startSessionSignals` and a wait (BENCHMARKS.md, #22). The same signals and skips; at the budget
  * git is killed, but not what a wrapper script in its place started (`runGitNow`).
  *
