@@ -67,6 +67,17 @@ const BRANCH_MID_WORK: SessionSignals = {
   commitSubjects: ["Time out embedding calls", "Retry embedding calls"],
 };
 
+// What a slow git gives on a branch of `repository()` when its budget is 300 ms.
+const GAVE_UP_AT_300_MS: SessionSignals = {
+  ...NO_SIGNALS,
+  project: "semantic-memory",
+  branch: "fix/timeouts",
+  skipped: [
+    "git status did not answer within 300 ms; changed files skipped",
+    "git log did not answer within 300 ms; commit subjects and the branch's committed files skipped",
+  ],
+};
+
 /** A `git` first on PATH that notes each call's command (its second argument) in `calls`, then runs the real one. */
 function notingGit(): { env: Record<string, string | undefined>; calls: () => string[] } {
   const bin = makeTempDir();
@@ -235,15 +246,7 @@ describe("gatherSessionSignals", () => {
     const elapsed = Date.now() - started;
     await new Promise((resolve) => setTimeout(resolve, 200));
 
-    expect(signals).toEqual({
-      ...NO_SIGNALS,
-      project: "semantic-memory",
-      branch: "fix/timeouts",
-      skipped: [
-        "git status did not answer within 300 ms; changed files skipped",
-        "git log did not answer within 300 ms; commit subjects and the branch's committed files skipped",
-      ],
-    });
+    expect(signals).toEqual(GAVE_UP_AT_300_MS);
     expect(elapsed).toBeLessThan(4000); // not the 5 s of the sleep; the benchmark measures the real time
     const started4 = await fake.started(4);
     expect(started4).toHaveLength(4); // two shells, two sleeps
@@ -388,16 +391,8 @@ describe("gatherSessionSignalsNow", () => {
     const signals = gatherSessionSignalsNow({ projectRoot: root, timeoutMs: 300, env: { ...process.env, PATH: `${fake.path}${delimiter}${process.env.PATH ?? ""}` }, spawnSync });
     const elapsed = Date.now() - started;
 
-    expect(signals).toEqual({
-      ...NO_SIGNALS,
-      project: "semantic-memory",
-      branch: "fix/timeouts",
-      skipped: [
-        "git status did not answer within 300 ms; changed files skipped",
-        // git status took the whole budget: none was left for git log.
-        "git log did not answer within 300 ms; commit subjects and the branch's committed files skipped",
-      ],
-    });
+    // git status took the whole budget: none was left for git log, skipped as one that timed out.
+    expect(signals).toEqual(GAVE_UP_AT_300_MS);
     // Not the 5 s of the sleep that holds git's pipes open; the benchmark measures the real time.
     expect(elapsed).toBeLessThan(4000);
     // The shell in git's place was killed (its sleep, in no group of git's own, ends by itself).
