@@ -78,6 +78,33 @@ const GAVE_UP_AT_300_MS: SessionSignals = {
   ],
 };
 
+/**
+ * Gathers a branch's signals three times with a cache folder — then, after an untracked file, then
+ * after a commit — through `gather`, and checks the signals and that git log ran once per pair of
+ * commits, git status every time.
+ */
+async function logOncePerCommits(gather: (options: { projectRoot: string; timeoutMs: number; cacheDir: string; env: Record<string, string | undefined> }) => SessionSignals | Promise<SessionSignals>): Promise<void> {
+  const root = repository();
+  git(root, "checkout", "-q", "-b", "fix/timeouts");
+  commit(root, "Time out embedding calls", { "semantic_memory/timeouts.py": "10 s\n" });
+  const noting = notingGit();
+  const options = { projectRoot: root, timeoutMs: TIMEOUT_MS, cacheDir: join(makeTempDir(), ".cache"), env: noting.env };
+
+  const first = await gather(options);
+  write(root, { "notes.md": "untracked\n" });
+  const second = await gather(options);
+  commit(root, "Retry embedding calls", { "semantic_memory/retry.py": "retry with backoff\n" });
+  const third = await gather(options);
+
+  const expected = { ...NO_SIGNALS, project: "semantic-memory", branch: "fix/timeouts" };
+  expect([first, second, third]).toEqual([
+    { ...expected, changedFiles: ["semantic_memory/timeouts.py"], commitSubjects: ["Time out embedding calls"] },
+    { ...expected, changedFiles: ["notes.md", "semantic_memory/timeouts.py"], commitSubjects: ["Time out embedding calls"] },
+    { ...expected, changedFiles: ["notes.md", "semantic_memory/retry.py", "semantic_memory/timeouts.py"], commitSubjects: ["Retry embedding calls", "Time out embedding calls"] },
+  ]);
+  expect(noting.calls()).toEqual(["log", "log", "status", "status", "status"]);
+}
+
 /** A `git` first on PATH that notes each call's command (its second argument) in `calls`, then runs the real one. */
 function notingGit(): { env: Record<string, string | undefined>; calls: () => string[] } {
   const bin = makeTempDir();
@@ -312,25 +339,7 @@ describe("gatherSessionSignals", () => {
   });
 
   it.skipIf(process.platform === "win32")("with a cache folder, runs git log once per pair of commits and git status every time", async () => {
-    const root = repository();
-    git(root, "checkout", "-q", "-b", "fix/timeouts");
-    commit(root, "Time out embedding calls", { "semantic_memory/timeouts.py": "10 s\n" });
-    const noting = notingGit();
-    const options = { projectRoot: root, timeoutMs: TIMEOUT_MS, cacheDir: join(makeTempDir(), ".cache"), env: noting.env };
-
-    const first = await gatherSessionSignals(options);
-    write(root, { "notes.md": "untracked\n" });
-    const second = await gatherSessionSignals(options);
-    commit(root, "Retry embedding calls", { "semantic_memory/retry.py": "retry with backoff\n" });
-    const third = await gatherSessionSignals(options);
-
-    const expected = { ...NO_SIGNALS, project: "semantic-memory", branch: "fix/timeouts" };
-    expect([first, second, third]).toEqual([
-      { ...expected, changedFiles: ["semantic_memory/timeouts.py"], commitSubjects: ["Time out embedding calls"] },
-      { ...expected, changedFiles: ["notes.md", "semantic_memory/timeouts.py"], commitSubjects: ["Time out embedding calls"] },
-      { ...expected, changedFiles: ["notes.md", "semantic_memory/retry.py", "semantic_memory/timeouts.py"], commitSubjects: ["Retry embedding calls", "Time out embedding calls"] },
-    ]);
-    expect(noting.calls()).toEqual(["log", "log", "status", "status", "status"]);
+    await logOncePerCommits((options) => gatherSessionSignals(options));
   });
 
   it("ignores a GIT_DIR inherited from the environment", async () => {
@@ -360,26 +369,8 @@ describe("gatherSessionSignalsNow", () => {
     expect([gatherSessionSignalsNow({ projectRoot: root, timeoutMs: TIMEOUT_MS, spawnSync }), await gatherSessionSignals({ projectRoot: root, timeoutMs: TIMEOUT_MS })]).toEqual([BRANCH_MID_WORK, BRANCH_MID_WORK]);
   });
 
-  it.skipIf(process.platform === "win32")("with a cache folder, runs git log once per pair of commits and git status every time, as the asynchronous one", () => {
-    const root = repository();
-    git(root, "checkout", "-q", "-b", "fix/timeouts");
-    commit(root, "Time out embedding calls", { "semantic_memory/timeouts.py": "10 s\n" });
-    const noting = notingGit();
-    const options = { projectRoot: root, timeoutMs: TIMEOUT_MS, cacheDir: join(makeTempDir(), ".cache"), env: noting.env, spawnSync };
-
-    const first = gatherSessionSignalsNow(options);
-    write(root, { "notes.md": "untracked\n" });
-    const second = gatherSessionSignalsNow(options);
-    commit(root, "Retry embedding calls", { "semantic_memory/retry.py": "retry with backoff\n" });
-    const third = gatherSessionSignalsNow(options);
-
-    const expected = { ...NO_SIGNALS, project: "semantic-memory", branch: "fix/timeouts" };
-    expect([first, second, third]).toEqual([
-      { ...expected, changedFiles: ["semantic_memory/timeouts.py"], commitSubjects: ["Time out embedding calls"] },
-      { ...expected, changedFiles: ["notes.md", "semantic_memory/timeouts.py"], commitSubjects: ["Time out embedding calls"] },
-      { ...expected, changedFiles: ["notes.md", "semantic_memory/retry.py", "semantic_memory/timeouts.py"], commitSubjects: ["Retry embedding calls", "Time out embedding calls"] },
-    ]);
-    expect(noting.calls()).toEqual(["log", "log", "status", "status", "status"]);
+  it.skipIf(process.platform === "win32")("with a cache folder, runs git log once per pair of commits and git status every time, as the asynchronous one", async () => {
+    await logOncePerCommits((options) => gatherSessionSignalsNow({ ...options, spawnSync }));
   });
 
   it.skipIf(process.platform === "win32")("gives up on a slow git at the budget, killing it and not waiting for what it started", async () => {
