@@ -1,8 +1,8 @@
 // Floor: a session start that reads its stdin JSON and waits for `git status` with the arguments
 // the signals use (gather-session-signals.ts) in the stdin's cwd — and does nothing else: no
-// cache, no index, no ranking, no output. Git is run as a hook with nothing to do while it runs
-// runs it (`runGitNow`: spawnSync, whose answer comes some milliseconds sooner in a process this
-// young than that of a spawn waited for — the floor fell with the hooks' way, #22's thirty-first stop).
+// cache, no index, no ranking, no output. Git is run as a hook runs it where it has nothing else
+// to do meanwhile (`runGitNow`: spawnSync, whose answer comes sooner in a process this young than
+// that of a spawn and a wait).
 const { spawnSync } = require("node:child_process");
 
 require("./read-stdin.cjs")((input) => {

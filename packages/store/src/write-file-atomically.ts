@@ -97,13 +97,21 @@ function* encodedPieces(content: string | Uint8Array | readonly string[]): Gener
 }
 
 // The folder is made only when it is missing: at a session start it almost never is.
-function openCreating(path: string): number {
+/**
+ * Opens a new file with an exclusive create (`wx`, or `ax` to append; mode 0600): throws EEXIST
+ * when it is there already. Its folder (mode 0700) is made only when the open says it is missing,
+ * never looked for first.
+ *
+ * @example
+ * closeSync(openCreating(claimPath)); // EEXIST: another process made it first
+ */
+export function openCreating(path: string, flags: "wx" | "ax" = "wx"): number {
   try {
-    return openSync(path, "wx", 0o600);
+    return openSync(path, flags, 0o600);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-    return openSync(path, "wx", 0o600);
+    return openSync(path, flags, 0o600);
   }
 }
 

@@ -1,5 +1,6 @@
-import { closeSync, mkdirSync, openSync, renameSync, statSync, unlinkSync } from "node:fs";
+import { closeSync, renameSync, statSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
+import { openCreating } from "../write-file-atomically.js";
 import { sessionFileName, sessionsFolder } from "./session-ledger.js";
 
 /**
@@ -21,11 +22,10 @@ export const SESSION_CLAIM_WINDOW_MS = 60_000;
  * if (!claimSessionEvent(store, input.session_id, "startup")) return ""; // another hook injects
  */
 export function claimSessionEvent(globalStoreDir: string, sessionId: string, event: string, now: () => number = Date.now): boolean {
-  const folder = sessionsFolder(globalStoreDir);
-  const path = join(folder, `${sessionFileName(sessionId)}.${event.replace(/[^A-Za-z0-9_-]/g, "_")}.claim`);
+  const path = join(sessionsFolder(globalStoreDir), `${sessionFileName(sessionId)}.${event.replace(/[^A-Za-z0-9_-]/g, "_")}.claim`);
   for (let attempt = 0; attempt < 3; attempt++) {
     // Made: this process injects; not possible here (no cache folder): it injects too.
-    if (createClaim(path, folder) !== "exists") return true;
+    if (createClaim(path) !== "exists") return true;
     const held = statSync(path, { throwIfNoEntry: false });
     if (held === undefined) continue;
     if (now() - held.mtimeMs < SESSION_CLAIM_WINDOW_MS) return false;
@@ -48,19 +48,12 @@ export function claimSessionEvent(globalStoreDir: string, sessionId: string, eve
   return false;
 }
 
-// The claim made with an exclusive create; its folder made when missing (a session's first
-// claim), not looked for at every one.
-function createClaim(path: string, folder: string): "made" | "exists" | "failed" {
-  for (const made of [false, true]) {
-    try {
-      if (made) mkdirSync(folder, { recursive: true, mode: 0o700 });
-      closeSync(openSync(path, "wx", 0o600));
-      return "made";
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === "EEXIST") return "exists";
-      if (code !== "ENOENT" || made) return "failed";
-    }
+// The claim made with an exclusive create (its folder made when missing).
+function createClaim(path: string): "made" | "exists" | "failed" {
+  try {
+    closeSync(openCreating(path));
+    return "made";
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EEXIST" ? "exists" : "failed";
   }
-  return "failed";
 }

@@ -1,5 +1,6 @@
-import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, unlinkSync, utimesSync, writeSync } from "node:fs";
+import { closeSync, openSync, readdirSync, readFileSync, statSync, unlinkSync, utimesSync, writeSync } from "node:fs";
 import { join } from "node:path";
+import { openCreating } from "../write-file-atomically.js";
 
 /** Ledgers of sessions not heard from for this long are removed. */
 export const SESSION_LEDGER_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
@@ -58,7 +59,7 @@ export function recordInSessionLedger(globalStoreDir: string, sessionId: string,
   let descriptor: number;
   let isNew = true;
   try {
-    descriptor = openLedger(path, folder);
+    descriptor = openCreating(path, "ax");
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
     descriptor = openSync(path, "a", 0o600);
@@ -78,17 +79,6 @@ export function recordInSessionLedger(globalStoreDir: string, sessionId: string,
     closeSync(openSync(marker, "w", 0o600));
     utimesSync(marker, now / 1000, now / 1000);
     pruneLedgers(folder, now);
-  }
-}
-
-// A new ledger, opened to append (O_EXCL: EEXIST when it is there already); its folder made when missing.
-function openLedger(path: string, folder: string): number {
-  try {
-    return openSync(path, "ax", 0o600);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
-    mkdirSync(folder, { recursive: true, mode: 0o700 });
-    return openSync(path, "ax", 0o600);
   }
 }
 

@@ -147,8 +147,7 @@ export function startGit(args: readonly string[], options: Omit<RunGitOptions, "
       finish({ ok: true, stdout: output(), truncated: false });
       return;
     }
-    const firstLine = stderr.split("\n").find((line) => line.trim() !== "")?.trim();
-    finish({ ok: false, reason: "failed", message: firstLine ?? (signal === null ? `exited with ${code}` : `killed by ${signal}`) });
+    finish(failedRun(stderr, code, signal));
   });
 
   return {
@@ -212,10 +211,7 @@ export function runGitNow(
   if (code === "ETIMEDOUT") return { ok: false, reason: "timeout", message: "did not answer in time" };
   if (code === "ENOBUFS") return { ok: true, stdout: String(run.stdout), truncated: true };
   if (run.error !== undefined) return code === "ENOENT" ? { ok: false, reason: "missing", message: "git is not on PATH" } : { ok: false, reason: "failed", message: run.error.message };
-  if (run.status !== 0) {
-    const firstLine = String(run.stderr).split("\n").find((line) => line.trim() !== "")?.trim();
-    return { ok: false, reason: "failed", message: firstLine ?? (run.signal === null ? `exited with ${run.status}` : `killed by ${run.signal}`) };
-  }
+  if (run.status !== 0) return failedRun(String(run.stderr), run.status, run.signal);
   const stdout = String(run.stdout);
   const maxRecords = options.maxRecords ?? Number.POSITIVE_INFINITY;
   let records = 0;
@@ -223,4 +219,10 @@ export function runGitNow(
     if (++records === maxRecords) return { ok: true, stdout: stdout.slice(0, index + 1), truncated: index + 1 < stdout.length };
   }
   return { ok: true, stdout, truncated: false };
+}
+
+// A git that exited otherwise than with 0: the first line it wrote to stderr, else how it ended.
+function failedRun(stderr: string, code: number | null, signal: NodeJS.Signals | null): GitRun {
+  const firstLine = stderr.split("\n").find((line) => line.trim() !== "")?.trim();
+  return { ok: false, reason: "failed", message: firstLine ?? (signal === null ? `exited with ${code}` : `killed by ${signal}`) };
 }
