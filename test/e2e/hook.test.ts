@@ -2,7 +2,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { appendFileSync, chmodSync, closeSync, constants, cpSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { indexTerms } from "@iflow-memory/ranker";
-import { codeCacheFile, type CodeCacheNode, injectionCachePath, prepareSessionInjection, rankingCachePath, readCachedRanking } from "@iflow-memory/store";
+import { codeCacheFile, type CodeCacheNode, injectionCachePath, MEMORY_CACHE_SALT, prepareSessionInjection, rankingCachePath, readCachedRanking } from "@iflow-memory/store";
 import { CLI_BIN, copyCorpus, CORPORA_DIR, dedent, HOOK_BIN, IN_CI, makeTempDir, PROMPT_HOOK_BIN, REPO_ROOT, runNode, testNodes } from "@iflow-memory/test-utils";
 import { describe, expect, it } from "vitest";
 
@@ -549,6 +549,38 @@ describe.each(testNodes())("on $label", ({ major, executable, missing }) => {
       expect(cold).toEqual({ builtins: [...git, "crypto"], files: ["probe.cjs", "session-start.cjs", ...yaml, "session-start-run.cjs", "session-start-prepare.cjs"] });
       // …and a warm start loads none of it.
       expect(warm).toEqual({ builtins: git, files: ["probe.cjs", "session-start.cjs", "session-start-run.cjs"] });
+    });
+
+    it("keeps its caches apart from another build's on the same store: after the other build's start, its own is as warm as before", async () => {
+      const { base, home, projectRoot, store } = workspace({ bank: "iflow-kb-2026-04", globalExample: true });
+      // Another build of the hook (the plugin's and `setup claude`'s of another version, both run at
+      // every start): the same code under another cache salt, which stamps the build.
+      const stamp = MEMORY_CACHE_SALT.split("\t").at(-1)!;
+      const dist = join(REPO_ROOT, "packages/hook-adapter/dist");
+      const other = join(base, "other-build");
+      mkdirSync(other);
+      for (const name of readdirSync(dist).filter((file) => file.endsWith(".cjs"))) writeFileSync(join(other, name), readFileSync(join(dist, name), "utf8").replaceAll(stamp, [...stamp].reverse().join("")));
+      const theirs = async () => runNode(join(other, "session-start.cjs"), [], { node: executable, stdin: stdinFor(projectRoot), env: { HOME: home } });
+      // What the caches hold (each file's size and time), leaving out the sessions' claims and ledgers.
+      const caches = () => {
+        const folder = join(store, ".cache");
+        const names = readdirSync(folder, { recursive: true, encoding: "utf8" }).filter((name) => !name.startsWith("sessions") && statSync(join(folder, name)).isFile());
+        return Object.fromEntries(names.map((name) => [name, `${statSync(join(folder, name)).size} ${statSync(join(folder, name)).mtimeMs}`]));
+      };
+      await new Promise((resolve) => setTimeout(resolve, 2_100));
+      // Each build's first start, and what it left to a background process.
+      for (const start of [() => hook(stdinFor(projectRoot), home), theirs]) {
+        expect((await start()).code).toBe(0);
+        await refreshed(store);
+      }
+      const warm = caches();
+      const starts = [await hook(stdinFor(projectRoot), home), await theirs(), await hook(stdinFor(projectRoot), home)];
+      await refreshed(store);
+      expect(starts.map((start) => [start.code, start.stderr, start.stdout === starts[0]!.stdout])).toEqual(starts.map(() => [0, "", true]));
+      expect(starts[0]!.stdout).toContain("additionalContext");
+      // Nothing worked out again, nor written: each build found its own caches, two of each.
+      expect(caches()).toEqual(warm);
+      expect(Object.keys(warm).filter((name) => /^injection-[0-9a-f]+\.json$/.test(name))).toHaveLength(2);
     });
 
     it("with new signals, loads the ranker's own file to plan with, but not the parser and YAML bundle; with the same signals, neither", async () => {

@@ -354,6 +354,22 @@ describe("the per-file entry cache", () => {
     expect(plain(read.local)).toEqual(plain((await readMemorySources({ projectRoot, globalStoreDir, includeGlobal: true })).local));
   });
 
+  it("keeps one cache per build (its salt): two builds taking turns on a store each read their own, and neither writes over the other's", async () => {
+    const { projectRoot, globalStoreDir, cache } = realSources();
+    const other = { ...cache, salt: "test 2" };
+    const read = (as: EntryFileCache) => readMemorySources({ projectRoot, globalStoreDir, includeGlobal: true, cache: as });
+    const first = await read(cache);
+    const mine = cacheFiles(cache);
+    const written = () => Object.fromEntries(mine.map((name) => [name, readFileSync(join(cache.dir, "files", name), "latin1")]));
+    const before = written();
+    const theirs = await read(other);
+    const again = await read(cache);
+    // Six memory files, each kept once per build; this build's caches as it wrote them.
+    expect([mine.length, cacheFiles(cache).length, written()]).toEqual([6, 12, before]);
+    expect(entryFileCachePath(other, join(projectRoot, "docs/knowledge-bank/heuristics.md"))).not.toBe(entryFileCachePath(cache, join(projectRoot, "docs/knowledge-bank/heuristics.md")));
+    expect([plain(theirs.local), plain(again.local), plain(again.global)]).toEqual([plain(first.local), plain(first.local), plain(first.global)]);
+  });
+
   it("keeps nothing of a file that has not settled", async () => {
     const { projectRoot, globalStoreDir, cache } = realSources();
     await readMemorySources({ projectRoot, globalStoreDir, includeGlobal: true, cache: { ...cache, now: Date.now } });

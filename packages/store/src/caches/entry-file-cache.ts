@@ -103,9 +103,14 @@ export async function fileStamp(path: string, now = Date.now(), inThread = false
   return { stamp: `${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`, settled: info.mtimeNs <= settledBefore && info.ctimeNs <= settledBefore };
 }
 
-/** The cache file of the memory file at `path` (a collision of names costs a recomputation: the file names its path). */
+/**
+ * The cache file of the memory file at `path`, one per build (`cache.salt`): two builds sharing the
+ * store — the plugin's hooks and an `iflow-memory` of another version — each keep their own instead
+ * of taking the other's for stale and writing over it at every run. (A collision of names costs a
+ * recomputation: the file names its path and salt.)
+ */
 export function entryFileCachePath(cache: EntryFileCache, path: string): string {
-  return join(cache.dir, "files", `${shortHash(path)}-${shortHash(`${path}\0`)}.json`);
+  return join(cache.dir, "files", `${shortHash(path)}-${shortHash(`${path}\0${cache.salt}`)}.json`);
 }
 
 // The first line says what the rest is: the file, its stamp, how it was read (`how`: scope,

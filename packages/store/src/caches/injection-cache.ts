@@ -108,9 +108,15 @@ export function entryFileCache(globalStoreDir: string): EntryFileCache {
   return { dir: storeCacheDir(globalStoreDir), salt: MEMORY_CACHE_SALT };
 }
 
-/** Where a project's cached injection lives: in the global store, one file per project root (a collision of names costs a recomputation: the fingerprint holds the full path). */
+/**
+ * Where a project's cached injection lives: in the global store, one file per project root and
+ * build (`MEMORY_CACHE_SALT`), so that two installs of different builds sharing the store (the
+ * plugin's hooks and `setup claude`'s, both run at every start) each keep theirs warm instead of
+ * working it out again after the other's every start. (A collision of names costs a recomputation:
+ * the fingerprint holds the full path and the salt.)
+ */
 export function injectionCachePath(globalStoreDir: string, projectRoot: string): string {
-  return join(storeCacheDir(globalStoreDir), `injection-${shortHash(projectRoot)}.json`);
+  return join(storeCacheDir(globalStoreDir), `injection-${shortHash(`${projectRoot}\0${MEMORY_CACHE_SALT}`)}.json`);
 }
 
 /**
