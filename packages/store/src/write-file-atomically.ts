@@ -96,11 +96,10 @@ function* encodedPieces(content: string | Uint8Array | readonly string[]): Gener
   }
 }
 
-// The folder is made only when it is missing: at a session start it almost never is.
 /**
  * Opens a new file with an exclusive create (`wx`, or `ax` to append; mode 0600): throws EEXIST
  * when it is there already. Its folder (mode 0700) is made only when the open says it is missing,
- * never looked for first.
+ * never looked for first (at a session start it almost never is).
  *
  * @example
  * closeSync(openCreating(claimPath)); // EEXIST: another process made it first

@@ -52,8 +52,7 @@ export function readSessionLedger(globalStoreDir: string, sessionId: string): Se
  */
 export function recordInSessionLedger(globalStoreDir: string, sessionId: string, hashes: readonly string[], now = Date.now()): void {
   if (hashes.length === 0) return;
-  const folder = sessionsFolder(globalStoreDir);
-  const path = join(folder, `${sessionFileName(sessionId)}.txt`);
+  const path = sessionLedgerPath(globalStoreDir, sessionId);
   // Made by this call (an exclusive create), or there already: one open either way, the folder
   // made only when it is missing (a session start's claim made it already).
   let descriptor: number;
@@ -73,6 +72,7 @@ export function recordInSessionLedger(globalStoreDir: string, sessionId: string,
     closeSync(descriptor);
   }
   if (!isNew) return;
+  const folder = sessionsFolder(globalStoreDir);
   const marker = join(folder, PRUNED_MARKER);
   const pruned = statSync(marker, { throwIfNoEntry: false });
   if (pruned === undefined || now - pruned.mtimeMs > PRUNE_EVERY_MS) {
