@@ -1,4 +1,4 @@
-import fs, { appendFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import fs, { appendFileSync, cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { syncBuiltinESMExports } from "node:module";
 import { join } from "node:path";
 import { copyCorpus, makeTempDir } from "@iflow-memory/test-utils";
@@ -100,6 +100,34 @@ describe("runInject", () => {
     const expected = await commander(args, home);
     expect(expected.stdout).toContain("Cache keys name every input");
     expect(await inject(args, home)).toEqual(expected);
+  }, 15_000);
+
+  it("tells a stale saved output by its key alone, without parsing it", async () => {
+    const { project, home, args } = setup();
+    await settle();
+    await inject(args, home);
+    appendFileSync(join(project, "docs/knowledge-bank/heuristics.md"), "\n### Heuristic: Compare the key before the rest\nA stale answer is told by its key.\n- Observation count: 2\n");
+    const parse = vi.spyOn(JSON, "parse");
+    try {
+      await inject(args, home);
+      expect(parse.mock.calls.filter(([text]) => typeof text === "string" && text.startsWith('{"key":')).length).toBe(0);
+    } finally {
+      parse.mockRestore();
+    }
+  }, 15_000);
+
+  it("prints its saved output again for a project whose path is not ASCII (the key as it was saved, in ASCII)", async () => {
+    const { project, store, home } = setup();
+    const other = join(makeTempDir(), "Übung — ü");
+    cpSync(project, other, { recursive: true });
+    await settle();
+    const args = ["inject", "--project-root", other, "--global-store", store, "--no-tracking"];
+    const loaded: string[] = [];
+    const first = await inject(args, home, "1.0.0", loaded);
+    expect(first.stdout).toContain("## Engineering Memory");
+    expect(readFileSync(join(home, ".cache", cacheFiles(home)[0] ?? ""), "latin1")).toMatch(/^[\x00-\x7f]*$/);
+    expect(await inject(args, home, "1.0.0", loaded)).toEqual(first);
+    expect(loaded).toEqual(["inject-command"]);
   }, 15_000);
 
   it("works the output out anew from a damaged cache file, and saves it again", async () => {

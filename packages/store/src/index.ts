@@ -1,6 +1,7 @@
 export { closestConfigKey, CONFIG_KEYS, configPath, configWithoutFile, DEFAULT_CONFIG, isMemoryConfig, MAX_INJECTION_CHARS, readConfig, SESSION_EVENTS } from "./read-config.js";
 export type { ConfigRead, InjectionRanking, MemoryConfig } from "./read-config.js";
 export { findProjectRoot } from "./find-project-root.js";
+export { asciiJson } from "./ascii-json.js";
 export { readGlobalStore, resolveGlobalStoreDir } from "./read-global-store.js";
 export { knowledgeBankDir, readKnowledgeBank } from "./read-knowledge-bank.js";
 export type { KnowledgeBankRead } from "./read-knowledge-bank.js";

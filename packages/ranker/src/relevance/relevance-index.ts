@@ -123,17 +123,23 @@ export type KnownTerms = EntryFieldTerms | NumberedTerms | PackedEntryTerms;
  * numberTerms([["retri"], ["retri", "call"], []], vocabulary, positions); // [[0], [0, 1], []]
  */
 export function numberTerms(terms: EntryFieldTerms, vocabulary: string[], positions: Map<string, number>): number[][] {
-  return terms.map((words) =>
-    words.map((term) => {
+  // Indexed loops (run once per entry of a file read anew, mostly by the interpreter).
+  const numbered: number[][] = [];
+  for (const words of terms) {
+    const numbers = new Array<number>(words.length);
+    for (let at = 0; at < words.length; at++) {
+      const term = words[at]!;
       let position = positions.get(term);
       if (position === undefined) {
         position = vocabulary.length;
         vocabulary.push(term);
         positions.set(term, position);
       }
-      return position;
-    }),
-  );
+      numbers[at] = position;
+    }
+    numbered.push(numbers);
+  }
+  return numbered;
 }
 
 /**

@@ -38,27 +38,40 @@ const ALL_ASCII = /^[\x00-\x7f]*$/;
  */
 export function tokenizeText(text: string): string[] {
   const terms: string[] = [];
-  for (const word of text.split(ALL_ASCII.test(text) ? ASCII.notWord : UNICODE().notWord)) {
+  const words = text.split(ALL_ASCII.test(text) ? ASCII.notWord : UNICODE().notWord);
+  // Indexed loops, not for…of: a cold process runs them in the interpreter, where an iterator per
+  // text and per word cost a file's tokenizing some 15 % (the real bank: 33 → 28 ms in a new process).
+  for (let at = 0; at < words.length; at++) {
+    const word = words[at]!;
     if (word === "") continue;
-    let found = WORD_TERMS.get(word);
-    if (found === undefined) {
-      found = wordTerms(word);
-      // A bank's words are a few thousand, said again and again: each is split and stemmed once.
-      if (WORD_TERMS.size >= WORD_TERMS_MAX) WORD_TERMS.clear();
-      WORD_TERMS.set(word, found);
-    }
-    for (const term of found) terms.push(term);
+    const found = termsOfWord(word);
+    for (let term = 0; term < found.length; term++) terms.push(found[term]!);
   }
   return terms;
+}
+
+function termsOfWord(word: string): readonly string[] {
+  let found = WORD_TERMS.get(word);
+  if (found === undefined) {
+    found = wordTerms(word);
+    // A bank's words are a few thousand, said again and again: each is split and stemmed once.
+    if (WORD_TERMS.size >= WORD_TERMS_MAX) WORD_TERMS.clear();
+    WORD_TERMS.set(word, found);
+  }
+  return found;
 }
 
 const WORD_TERMS = new Map<string, readonly string[]>();
 const WORD_TERMS_MAX = 200_000;
 const PLAIN_WORD = /^[a-z]+$/;
+const CAPITALIZED = /^[A-Z][a-z]+$/;
 
 function wordTerms(word: string): readonly string[] {
   // Most words are plain lowercase: no identifier to split.
   if (PLAIN_WORD.test(word)) return word.length < 2 || STOP_WORDS.has(word) ? [] : [stemmer(word)];
+  // A capitalized word (a sentence's first, a title's) has no boundary to split at: its terms are
+  // its lowercase's, found or made once for both (a quarter of a bank's words, most said in both).
+  if (CAPITALIZED.test(word)) return termsOfWord(word.toLowerCase());
   const { camelBoundary, digits } = ALL_ASCII.test(word) ? ASCII : UNICODE();
   const terms: string[] = [];
   const parts = word.split(camelBoundary);

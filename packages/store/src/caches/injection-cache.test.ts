@@ -17,6 +17,7 @@ import {
   planCachePath,
   rankingCachePath,
   readCachedInjection,
+  readCachedPlan,
   readCachedRanking,
   REFRESH_CLAIM_MS,
   releaseCacheRefresh,
@@ -85,6 +86,22 @@ describe("readCachedInjection", () => {
     expect([readCachedInjection(path, "fingerprint-a"), plain(readCachedRanking(path, "fingerprint-a")!)]).toEqual([injection, { ...plain(ranking!), entries: JSON.parse(JSON.stringify(ranking!.candidates)) as unknown }]);
     expect([readCachedInjection(path, "fingerprint-b"), readCachedRanking(path, "fingerprint-b")]).toEqual([null, null]);
     expect(existsSync(rankingCachePath(path))).toBe(true);
+  });
+
+  it("writes the injection, the plan and the ranking's header in ASCII, read back as they were: text past ASCII escaped", async () => {
+    const sources = project();
+    writeFileSync(join(sources.projectRoot, "docs/knowledge-bank/patterns.md"), "### Pattern: Größe prüfen — 🙂\nCheck the size first — then retry.\n- Observation count: 2\n");
+    const { ranking, ...injection } = await prepareSessionInjection(sources);
+    const path = injectionCachePath(sources.globalStoreDir, sources.projectRoot);
+    await writeCachedInjection(path, "fingerprint-a", { ...injection, ranking: ranking! });
+    const plan = { ...injection.plan, ranking: "relevance" as const };
+    await writeCachedPlan(path, "fingerprint-a", '{"branch":"fix/größe"}', plan);
+    const rankingBytes = readFileSync(rankingCachePath(path));
+    for (const text of [readFileSync(path, "latin1"), readFileSync(planCachePath(path), "latin1"), rankingBytes.toString("latin1", 0, rankingBytes.indexOf(10))]) expect(text).toMatch(/^[\x00-\x7f]*$/);
+    expect(readCachedInjection(path, "fingerprint-a")).toEqual(injection);
+    expect(injection.plan.block).toContain("Größe prüfen — 🙂");
+    expect(readCachedPlan(path, "fingerprint-a")).toEqual({ query: '{"branch":"fix/größe"}', plan });
+    expect(readCachedRanking(path, "fingerprint-a")!.entries!.at(0)!.name).toBe("Größe prüfen — 🙂");
   });
 
   it("treats a missing or corrupt cache file as no cache", () => {

@@ -11,6 +11,7 @@ import { knowledgeBankDir } from "../read-knowledge-bank.js";
 import { processAlive } from "../process-alive.js";
 import { readTextFileSync } from "../read-text-file.js";
 import { shortHash } from "../short-hash.js";
+import { asciiJson } from "../ascii-json.js";
 import { writeFileAtomically } from "../write-file-atomically.js";
 import { entryFileCachePath, type EntryFileCache } from "./entry-file-cache.js";
 import { MEMORY_CACHE_SALT } from "./memory-cache-salt.js";
@@ -301,7 +302,8 @@ function readFirstLine(descriptor: number): { text: string; bytes: number } | nu
 export async function writeCachedInjection(path: string, fingerprint: string, injection: SessionInjection): Promise<void> {
   const { ranking, ...rest } = injection;
   if (ranking !== undefined) await writeFileAtomically(rankingCachePath(path), rankingCachePieces(fingerprint, ranking), { durable: false });
-  await writeFileAtomically(path, JSON.stringify({ fingerprint, injection: rest }), { durable: false });
+  // In ASCII (`asciiJson`), as the plan and the ranking's header: read at every start, decoded at their fastest.
+  await writeFileAtomically(path, asciiJson({ fingerprint, injection: rest }), { durable: false });
   // Where caches are made, the caches of projects and files long gone are removed (once a day at most).
   pruneStoreCache(dirname(path));
 }
@@ -335,7 +337,7 @@ export function readCachedPlan(path: string, fingerprint: string): { query: stri
 
 /** Saves a session-start plan for `readCachedPlan` (atomically, mode 0600). */
 export async function writeCachedPlan(path: string, fingerprint: string, query: string, plan: SessionPlan): Promise<void> {
-  await writeFileAtomically(planCachePath(path), JSON.stringify({ fingerprint, query, plan }), { durable: false });
+  await writeFileAtomically(planCachePath(path), asciiJson({ fingerprint, query, plan }), { durable: false });
 }
 
 /** A claim older than this is taken to belong to a refresh that died (killed, out of memory). */

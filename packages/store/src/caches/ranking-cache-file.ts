@@ -1,6 +1,6 @@
 import { CATEGORIES, type Category, type Confidence, type Entry, type Scope } from "@iflow-memory/parser";
 import { entryList, indexTerms, LITTLE_ENDIAN, postingNumbers, postingText, type AnyRelevanceIndex, type EntryList, type EntryOrders, type FieldCounts, type RankingFacts, type RelevanceIndexReader } from "@iflow-memory/ranker";
-import { encodeLossless } from "../lossless-utf8.js";
+import { asciiJson } from "../ascii-json.js";
 import type { MemoryFileRead } from "../read-entry-files.js";
 import { entryLinePieces } from "./entry-file-cache.js";
 import { CATEGORY_LETTERS, CONFIDENCE_LETTERS, LazyEntry, SCOPE_LETTERS } from "./lazy-entry.js";
@@ -246,7 +246,8 @@ export function rankingCachePieces(fingerprint: string, ranking: RankingData): U
     sharedHashPrefixes: ranking.sharedHashPrefixes,
     ...(growth === null ? {} : { growth: { files: growth.files, totals: growth.totals, finiteCounts: growth.finiteCounts, bytes: growth.bytes } }),
   };
-  return [encodeLossless(`${JSON.stringify(header)}\n`), ...lines, new Uint8Array(postings.buffer, postings.byteOffset, postings.byteLength), Buffer.from("\n"), ...(growth?.pieces ?? []), columnsBytes];
+  // The header in ASCII (`asciiJson`): every start that ranks decodes it whole.
+  return [Buffer.from(`${asciiJson(header)}\n`, "latin1"), ...lines, new Uint8Array(postings.buffer, postings.byteOffset, postings.byteLength), Buffer.from("\n"), ...(growth?.pieces ?? []), columnsBytes];
 }
 
 // What a cache file keeps for `RankingGrowth`: null when the ranking was not read with its files

@@ -1,5 +1,6 @@
 import { statSync } from "node:fs";
 import { join } from "node:path";
+import { asciiJson } from "../ascii-json.js";
 import { readTextFileSync } from "../read-text-file.js";
 import { shortHash } from "../short-hash.js";
 import { writeFileAtomically } from "../write-file-atomically.js";
@@ -62,5 +63,5 @@ export function readCachedGitLog(cacheDir: string, repositoryRoot: string, key: 
  * the user's). Never throws: a cache that cannot be written only costs the next call a `git log`.
  */
 export function writeCachedGitLog(cacheDir: string, repositoryRoot: string, key: string, stdout: string): void {
-  writeFileAtomically(gitLogCachePath(cacheDir, repositoryRoot), JSON.stringify({ repositoryRoot, key, stdout }), { durable: false }).catch(() => undefined);
+  writeFileAtomically(gitLogCachePath(cacheDir, repositoryRoot), asciiJson({ repositoryRoot, key, stdout }), { durable: false }).catch(() => undefined);
 }
