@@ -45,7 +45,7 @@ export default defineConfig([
     target: "node20",
     platform: "node",
     noExternal: [/.*/],
-    esbuildPlugins: [lazyBuiltins(["os", "module", "crypto", "zlib"]), sideEffectFree(["jsonc-parser"]), moduleInOwnFile("yaml", "./session-start-yaml.cjs")],
+    esbuildPlugins: [lazyBuiltins(["crypto", "zlib"], { functions: ["os", "module"] }), sideEffectFree(["jsonc-parser"]), moduleInOwnFile("yaml", "./session-start-yaml.cjs")],
     // Left as written, so that the plugin above sees `node:module` (descriptor-io.ts imports it)
     // before tsup's own plugin would rewrite it to a plain require.
     removeNodeProtocol: false,

@@ -345,7 +345,8 @@ export async function cachedInjection(io: HookIO, sources: InjectionSources, wai
     if (ranking?.growth === undefined) return null;
     waiting.begin();
     options.beforePrepare?.(before.injection.config);
-    return grow({ ...before.injection, ranking }, sources).catch(() => null);
+    // Not a spread: today's plan of the earlier injection, which growing it never reads, stays unparsed.
+    return grow(withRanking(before.injection, ranking), sources).catch(() => null);
   };
   const grown = kept?.stale === true && io.grow !== undefined ? await growEarlier(io.grow, kept) : null;
   const cached = kept?.stale === false || (large && refreshInBackground !== undefined) ? kept : null;

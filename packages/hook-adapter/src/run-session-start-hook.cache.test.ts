@@ -129,9 +129,11 @@ describe("runSessionStartHook (injection cache)", () => {
     const { projectRoot, home, storeDir } = setup();
     const good = await start(projectRoot, home);
     const path = injectionCachePath(storeDir, projectRoot);
-    const cached = JSON.parse(readFileSync(path, "utf8")) as { injection: { config: Record<string, unknown> } };
+    // The injection without today's plan, then today's plan on a line of its own.
+    const [head, plan] = readFileSync(path, "utf8").split("\n");
+    const cached = JSON.parse(head!) as { injection: { config: Record<string, unknown> } };
     cached.injection.config.injectionEvents = 7;
-    writeFileSync(path, JSON.stringify(cached));
+    writeFileSync(path, `${JSON.stringify(cached)}\n${plan}`);
     expect(await start(projectRoot, home)).toEqual({ context: good.context, prepared: 1 });
   });
 

@@ -105,6 +105,24 @@ describe("runSessionStartHook (git while the memory files are read)", () => {
     expect(changed.context).toBe((await start(projectRoot, join(home, "other"))).context);
   });
 
+  it("where it ranks for its signals, never reads today's plan of the cached injection: a start with the plan kept, or one made anew, injects as before with that line damaged", async () => {
+    const { projectRoot, home } = setup();
+    cpSync(join(CORPORA_DIR, "iflow-kb-2026-04/docs/knowledge-bank"), join(projectRoot, "docs/knowledge-bank"), { recursive: true });
+    execFileSync("git", ["checkout", "-q", "-b", "fix/retry-budget-timeouts"], { cwd: projectRoot });
+    await new Promise((resolve) => setTimeout(resolve, 2_100));
+    const first = await start(projectRoot, home);
+    expect(first.events).toEqual(["git status", "prepare"]);
+    // Today's plan is the cached injection's second line (parsed when first read).
+    const path = injectionCachePath(join(home, ".claude/iflow/memory"), projectRoot);
+    const [head] = readFileSync(path, "utf8").split("\n");
+    writeFileSync(path, `${head}\n{"block":`);
+    expect(await start(projectRoot, home)).toEqual({ events: ["git status now"], context: first.context });
+    writeFileSync(join(projectRoot, "retry_budget.py"), "# count the retries\n");
+    const changed = await start(projectRoot, home);
+    expect(changed.events).toEqual(["git status now"]);
+    expect(changed.context).toBe((await start(projectRoot, join(home, "other"))).context);
+  });
+
   it("starts git once when the index is worked out again after git started (its cache lost)", async () => {
     const { projectRoot, home } = setup();
     await start(projectRoot, home);
@@ -143,9 +161,11 @@ describe("runSessionStartHook (git while the memory files are read)", () => {
     const { projectRoot, home } = setup("memory_injection_limit: 5");
     await start(projectRoot, home);
     const path = injectionCachePath(join(home, ".claude/iflow/memory"), projectRoot);
-    const cached = JSON.parse(readFileSync(path, "utf8")) as { injection: { config: Record<string, unknown> } };
+    // The injection without today's plan, then today's plan on a line of its own.
+    const [head, plan] = readFileSync(path, "utf8").split("\n");
+    const cached = JSON.parse(head!) as { injection: { config: Record<string, unknown> } };
     cached.injection.config.injectionEvents = 7;
-    writeFileSync(path, JSON.stringify(cached));
+    writeFileSync(path, `${JSON.stringify(cached)}\n${plan}`);
     writeFileSync(join(projectRoot, "docs/knowledge-bank/patterns.md"), "### Pattern: Small Steps\nCommit very often.\n");
     const after = await start(projectRoot, home);
     expect(after.events).toEqual(["prepare", "git status"]);

@@ -5,7 +5,7 @@ import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, ut
 import { hostname } from "node:os";
 import { dirname, join } from "node:path";
 import { CORPORA_DIR, makeTempDir } from "@iflow-memory/test-utils";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { entryFileCachePath } from "./entry-file-cache.js";
 import {
   claimCacheRefresh,
@@ -119,6 +119,9 @@ describe("readCachedInjection", () => {
     const { ranking, ...injection } = await prepareSessionInjection(sources);
     await writeCachedInjection(path, "x", { ...injection, ranking: ranking! });
     expect(readCachedInjection(path, "x")).toEqual(injection);
+    // As written: the injection without today's plan, then today's plan on a line of its own.
+    const write = ({ plan, ...head }: Record<string, unknown>) => writeFileSync(path, `${JSON.stringify({ fingerprint: "x", injection: head })}\n${JSON.stringify(plan)}`);
+    const original = { ...injection.config, injectionRanking: "original" };
     const damaged = [
       { ...injection, config: { ...injection.config, injectionEvents: 7 } },
       { ...injection, config: { ...injection.config, injectionEvents: ["startup", 7] } },
@@ -127,11 +130,42 @@ describe("readCachedInjection", () => {
       { ...injection, config: null },
       { ...injection, warnings: {} },
       { ...injection, configWarnings: null },
-      { ...injection, plan: { ...injection.plan, entries: "none" } },
+      // Today's order reads its plan at once.
+      { ...injection, config: original, plan: { ...injection.plan, entries: "none" } },
+      { ...injection, config: original, plan: null },
     ];
     for (const value of damaged) {
-      writeFileSync(path, JSON.stringify({ fingerprint: "x", injection: value }));
+      write(value);
       expect(readCachedInjection(path, "x")).toBeNull();
+    }
+    writeFileSync(path, JSON.stringify({ fingerprint: "x", injection }));
+    expect(readCachedInjection(path, "x")).toBeNull();
+    // Relevance reads today's plan only when its signals give nothing to rank by: a damaged one is
+    // told then (the hook fails open and forgets the cache; the next start works it out).
+    write({ ...injection, plan: { ...injection.plan, entries: "none" } });
+    const lazy = readCachedInjection(path, "x")!;
+    expect(lazy.config).toEqual(injection.config);
+    expect(() => lazy.plan).toThrow(/holds a damaged plan/);
+  });
+
+  it("parses today's plan of an injection that ranks by relevance when it is first read, and at once for today's order", async () => {
+    const sources = project();
+    const path = injectionCachePath(sources.globalStoreDir, sources.projectRoot);
+    const { ranking, ...injection } = await prepareSessionInjection(sources);
+    const parse = vi.spyOn(JSON, "parse");
+    try {
+      for (const injectionRanking of ["relevance", "original"] as const) {
+        const written = { ...injection, config: { ...injection.config, injectionRanking } };
+        await writeCachedInjection(path, "x", { ...written, ranking: ranking! });
+        parse.mockClear();
+        const read = readCachedInjection(path, "x")!;
+        const plansParsed = () => parse.mock.calls.filter(([text]) => typeof text === "string" && text.startsWith('{"block":')).length;
+        expect(plansParsed()).toBe(injectionRanking === "original" ? 1 : 0);
+        expect(read).toEqual(written);
+        expect(plansParsed()).toBe(1);
+      }
+    } finally {
+      parse.mockRestore();
     }
   });
 

@@ -157,12 +157,36 @@ export function readCachedInjectionOrEarlier(
   return options.earlier && cached.fingerprint.startsWith(`${fingerprint.settings}\n`) ? { ...cached, stale: true } : null;
 }
 
+// The file's first line is the injection without today's plan, its second today's plan
+// (`writeCachedInjection`). A start that ranks by relevance seldom reads today's plan — only when
+// its signals give nothing to rank by — so that line is parsed when first read: most of the file,
+// and some 50 KB of young objects that tipped a warm start into a garbage collection. A start in
+// today's order reads it at once, as one that found it damaged has no cache.
 function readInjectionFile(path: string): { injection: SessionInjection; fingerprint: string } | null {
   const file = readTextFileSync(path);
   if (!("text" in file)) return null;
+  const { text } = file;
+  const newline = text.indexOf("\n");
+  if (newline < 0) return null;
   try {
-    const cached = JSON.parse(file.text) as { fingerprint?: unknown; injection?: SessionInjection };
-    return typeof cached.fingerprint === "string" && isSessionInjection(cached.injection) ? { injection: cached.injection, fingerprint: cached.fingerprint } : null;
+    const cached = JSON.parse(text.slice(0, newline)) as { fingerprint?: unknown; injection?: Omit<SessionInjection, "plan"> };
+    const head = cached.injection;
+    if (typeof cached.fingerprint !== "string" || !isInjectionHead(head)) return null;
+    const planText = text.slice(newline + 1);
+    if (head.config.injectionRanking === "original") {
+      const plan = parsedPlan(planText);
+      return plan === null ? null : { injection: { ...head, plan }, fingerprint: cached.fingerprint };
+    }
+    let plan: SessionInjection["plan"] | null = null;
+    const injection = Object.defineProperty(head, "plan", {
+      enumerable: true,
+      get() {
+        // Damaged where nothing checked it: the start fails open and forgets the cache (the next works it out).
+        plan ??= parsedPlan(planText) ?? failDamagedPlan(path);
+        return plan;
+      },
+    }) as SessionInjection;
+    return { injection, fingerprint: cached.fingerprint };
   } catch {
     return null;
   }
@@ -170,16 +194,21 @@ function readInjectionFile(path: string): { injection: SessionInjection; fingerp
 
 // What a start reads of a cached injection, of the shape it reads it in: a file that holds
 // anything else (damaged, or another build's) is no cache, and the injection is worked out anew.
-function isSessionInjection(value: SessionInjection | undefined): value is SessionInjection {
-  return (
-    value !== undefined &&
-    value !== null &&
-    isMemoryConfig(value.config) &&
-    Array.isArray(value.configWarnings) &&
-    Array.isArray(value.warnings) &&
-    typeof value.plan?.block === "string" &&
-    Array.isArray(value.plan.entries)
-  );
+function isInjectionHead(value: Omit<SessionInjection, "plan"> | undefined): value is Omit<SessionInjection, "plan"> {
+  return value !== undefined && value !== null && isMemoryConfig(value.config) && Array.isArray(value.configWarnings) && Array.isArray(value.warnings);
+}
+
+function parsedPlan(text: string): SessionInjection["plan"] | null {
+  try {
+    const plan = JSON.parse(text) as SessionInjection["plan"] | null;
+    return typeof plan?.block === "string" && Array.isArray(plan.entries) ? plan : null;
+  } catch {
+    return null;
+  }
+}
+
+function failDamagedPlan(path: string): never {
+  throw new Error(`the cached injection ${path} holds a damaged plan`);
 }
 
 /**
@@ -300,10 +329,11 @@ function readFirstLine(descriptor: number): { text: string; bytes: number } | nu
  * await writeCachedInjection(injectionCachePath(store, root), fingerprint, injection);
  */
 export async function writeCachedInjection(path: string, fingerprint: string, injection: SessionInjection): Promise<void> {
-  const { ranking, ...rest } = injection;
+  const { ranking, plan, ...rest } = injection;
   if (ranking !== undefined) await writeFileAtomically(rankingCachePath(path), rankingCachePieces(fingerprint, ranking), { durable: false });
-  // In ASCII (`asciiJson`), as the plan and the ranking's header: read at every start, decoded at their fastest.
-  await writeFileAtomically(path, asciiJson({ fingerprint, injection: rest }), { durable: false });
+  // Today's plan on a line of its own, parsed when first read (`readInjectionFile`). In ASCII
+  // (`asciiJson`), as the last plan and the ranking's header: read at every start, decoded at their fastest.
+  await writeFileAtomically(path, `${asciiJson({ fingerprint, injection: rest })}\n${asciiJson(plan)}`, { durable: false });
   // Where caches are made, the caches of projects and files long gone are removed (once a day at most).
   pruneStoreCache(dirname(path));
 }

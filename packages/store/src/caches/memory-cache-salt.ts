@@ -5,7 +5,7 @@ declare const __IFLOW_MEMORY_CACHE_CODE__: string;
  * The layout of the store's cached injection and ranking (`writeCachedInjection`): raised when
  * what they hold, or how they hold it, changes, so that no reader takes another layout for its own.
  */
-export const MEMORY_CACHE_FORMAT = 4;
+export const MEMORY_CACHE_FORMAT = 5;
 
 /**
  * The salt of `injectionFingerprint` for the store's cached injection, the same in every reader of
