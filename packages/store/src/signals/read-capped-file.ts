@@ -15,8 +15,10 @@ export type CappedRead = { text: string; truncated: boolean } | { missing: true 
 export function readCappedFile(path: string, maxBytes: number): CappedRead {
   let descriptor: number | undefined;
   try {
-    // Checked before opening: opening a FIFO would wait for a writer.
-    const info = statSync(path);
+    // Checked before opening: opening a FIFO would wait for a writer. A missing file (most of the
+    // manifests a start looks for) is told without an error made and thrown for it.
+    const info = statSync(path, { throwIfNoEntry: false });
+    if (info === undefined) return { missing: true };
     if (!info.isFile()) return { error: info.isDirectory() ? "is a directory" : "is not a regular file" };
     descriptor = openSync(path, "r");
     const buffer = Buffer.alloc(Math.min(info.size, maxBytes));

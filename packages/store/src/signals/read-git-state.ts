@@ -147,7 +147,9 @@ function findGitDirectory(start: string): { repositoryRoot: string; gitDir: stri
 
 function readSmall(path: string, maxBytes: number): string | null {
   try {
-    if (statSync(path).size > maxBytes) return null;
+    // Missing (a repository's commondir, its remote's HEAD): told without an error thrown.
+    const size = statSync(path, { throwIfNoEntry: false })?.size;
+    if (size === undefined || size > maxBytes) return null;
     return readFileSync(path, "utf8");
   } catch {
     return null;
