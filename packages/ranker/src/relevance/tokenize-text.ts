@@ -39,8 +39,9 @@ const ALL_ASCII = /^[\x00-\x7f]*$/;
 export function tokenizeText(text: string): string[] {
   const terms: string[] = [];
   const words = text.split(ALL_ASCII.test(text) ? ASCII.notWord : UNICODE().notWord);
-  // Indexed loops, not for…of: a cold process runs them in the interpreter, where an iterator per
-  // text and per word cost a file's tokenizing some 15 % (the real bank: 33 → 28 ms in a new process).
+  // Indexed loops, not for…of, which makes an iterator for every text and every word in a process
+  // this young (run by the interpreter). With the capitalized words below, a new process tokenized
+  // the real bank's entries in 30.8 ms instead of 32.8 (40 runs each).
   for (let at = 0; at < words.length; at++) {
     const word = words[at]!;
     if (word === "") continue;

@@ -180,6 +180,7 @@ function readInjectionFile(path: string): { injection: SessionInjection; fingerp
     let plan: SessionInjection["plan"] | null = null;
     const injection = Object.defineProperty(head, "plan", {
       enumerable: true,
+      configurable: true,
       get() {
         // Damaged where nothing checked it: the start fails open and forgets the cache (the next works it out).
         plan ??= parsedPlan(planText) ?? failDamagedPlan(path);
