@@ -16,7 +16,7 @@ const FILES = [
   // for inject, and the rest of the command line in one file (bin/iflow-memory and
   // bin/iflow-memory.mjs, committed as they are, run the entry).
   ["packages/cli/dist/bin.cjs", "plugins/iflow-memory/bin/iflow-memory.cjs"],
-  ...["inject.cjs", "inject-yaml.cjs"].map((file) => [`packages/cli/dist/${file}`, `plugins/iflow-memory/bin/${file}`]),
+  ...["inject.cjs", "inject-grow.cjs", "inject-yaml.cjs"].map((file) => [`packages/cli/dist/${file}`, `plugins/iflow-memory/bin/${file}`]),
   ["packages/cli/dist/standalone/run.mjs", "plugins/iflow-memory/bin/run.mjs"],
 ];
 // The command's entry, the one file of the folder made executable (Claude Code puts the folder on

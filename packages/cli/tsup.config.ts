@@ -35,10 +35,12 @@ export default defineConfig([
   // The command's entry (the package's bin), CommonJS because node starts it several
   // milliseconds sooner than an ES module: the version, the help, the hooks and `inject`
   // without commander; inject.cjs (the store, parser and ranker) loaded only when inject has no
-  // saved output to print, and inject-yaml.cjs (the YAML parser) only when it reads a config file;
+  // saved output to print, inject-grow.cjs (the parser and today's order) only to tell that
+  // learnings appended since an output was saved leave it as it is, and inject-yaml.cjs (the YAML
+  // parser) only when it reads a config file;
   // run.js for everything else.
   {
-    entry: { bin: "src/bin.ts", inject: "src/inject-command.ts", "inject-yaml": "src/inject-yaml.ts" },
+    entry: { bin: "src/bin.ts", inject: "src/inject-command.ts", "inject-grow": "src/inject-grow.ts", "inject-yaml": "src/inject-yaml.ts" },
     format: ["cjs"],
     outExtension: () => ({ js: ".cjs" }),
     target: "node20",

@@ -10,6 +10,7 @@ const BUNDLE_FILES = ["session-start.cjs", "user-prompt-submit.cjs", "session-st
 const COMMAND_FILES: Array<[string, string]> = [
   ["iflow-memory.cjs", "packages/cli/dist/bin.cjs"],
   ["inject.cjs", "packages/cli/dist/inject.cjs"],
+  ["inject-grow.cjs", "packages/cli/dist/inject-grow.cjs"],
   ["inject-yaml.cjs", "packages/cli/dist/inject-yaml.cjs"],
   ["run.mjs", "packages/cli/dist/standalone/run.mjs"],
 ];
@@ -56,7 +57,7 @@ describe("the Claude Code plugin", () => {
   });
 
   it("carries the command as the CLI is built, needing nothing but node's built-ins and its own files", () => {
-    const own = new Set(["./inject.cjs", "./inject-yaml.cjs"]);
+    const own = new Set(["./inject.cjs", "./inject-grow.cjs", "./inject-yaml.cjs"]);
     for (const [file] of COMMAND_FILES) {
       const text = readFileSync(join(PLUGIN, "bin", file), "utf8");
       // require("…") and import("…") — not in a string (ajv, bundled with the MCP SDK, names its
@@ -129,7 +130,7 @@ describe("the Claude Code plugin", () => {
     const holdsYaml = (path: string) => readFileSync(path, "utf8").includes("YAMLParseError");
     expect(BUNDLE_FILES.filter((name) => holdsYaml(join(PLUGIN, "hooks", name)))).toEqual(["session-start-yaml.cjs"]);
     expect(readFileSync(join(PLUGIN, "hooks/session-start-prepare.cjs"), "utf8")).toContain('require("./session-start-yaml.cjs")');
-    expect(["bin.cjs", "inject.cjs", "inject-yaml.cjs"].filter((name) => holdsYaml(join(REPO_ROOT, "packages/cli/dist", name)))).toEqual(["inject-yaml.cjs"]);
+    expect(["bin.cjs", "inject.cjs", "inject-grow.cjs", "inject-yaml.cjs"].filter((name) => holdsYaml(join(REPO_ROOT, "packages/cli/dist", name)))).toEqual(["inject-yaml.cjs"]);
     // Required from a copy of the plugin elsewhere, beside the preparation: a config file is read.
     const base = makeTempDir();
     const plugin = join(base, "plugin");
@@ -150,7 +151,7 @@ describe("the Claude Code plugin", () => {
   });
 
   it("is ASCII, as the command's inject bundle is: a non-ASCII character makes V8 hold a whole bundle as two-byte text, slower to read and to compile at every start", () => {
-    const files = [...BUNDLE_FILES.map((name) => join(PLUGIN, "hooks", name)), join(PLUGIN, "mcp/mcp-server.cjs"), ...["bin.cjs", "inject.cjs", "inject-yaml.cjs"].map((name) => join(REPO_ROOT, "packages/cli/dist", name))];
+    const files = [...BUNDLE_FILES.map((name) => join(PLUGIN, "hooks", name)), join(PLUGIN, "mcp/mcp-server.cjs"), ...["bin.cjs", "inject.cjs", "inject-grow.cjs", "inject-yaml.cjs"].map((name) => join(REPO_ROOT, "packages/cli/dist", name))];
     for (const file of files) {
       const text = readFileSync(file, "latin1");
       const at = text.search(/[^\x00-\x7f]/);

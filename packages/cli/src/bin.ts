@@ -10,6 +10,7 @@ import { pathToFileURL } from "node:url";
 import { descriptorWriter, requireWithCodeCacheFile } from "@iflow-memory/hook-adapter";
 import { codeCacheFile, resolveGlobalStoreDir, storeCacheDir } from "@iflow-memory/store";
 import { formatTopLevelHelp, TOP_LEVEL_HELP } from "./help-text.js";
+import type { GrowModule } from "./inject-cache.js";
 import { runInject, type InjectModule } from "./run-inject.js";
 
 declare const __IFLOW_MEMORY_VERSION__: string;
@@ -18,6 +19,8 @@ const VERSION = typeof __IFLOW_MEMORY_VERSION__ === "string" ? __IFLOW_MEMORY_VE
 const here = __dirname;
 // What inject loads when it has no saved output to print (the store, parser and ranker).
 const injectBundle = join(here, "inject.cjs");
+// What it loads instead to tell that learnings appended since an output was saved leave it as it is.
+const growBundle = join(here, "inject-grow.cjs");
 const argv = process.argv.slice(2);
 
 // waitForStop is asked for only by a command that serves (ui): the others keep node's own Ctrl-C.
@@ -35,20 +38,24 @@ const withStreams = () => {
 const loadRun = (): Promise<typeof import("./run.js")> => import(pathToFileURL(join(here, existsSync(join(here, "run.mjs")) ? "run.mjs" : "run.js")).href);
 // inject.cjs with V8's code cache in the user's store (when there is one: the cache is no reason to
 // make it), every function of it compiled there: a run after an edit keeps what a first run may not have.
-const loadInject = async (): Promise<InjectModule> => requireWithCodeCacheFile(injectBundle, injectCodeCache(), require, undefined, { eager: true }) as InjectModule;
-function injectCodeCache(): string | null {
+const loadInject = async (): Promise<InjectModule> => requireWithCodeCacheFile(injectBundle, injectCodeCache(injectBundle), require, undefined, { eager: true }) as InjectModule;
+const loadGrow = async (): Promise<GrowModule> => requireWithCodeCacheFile(growBundle, injectCodeCache(growBundle), require, undefined, { eager: true }) as GrowModule;
+function injectCodeCache(bundle: string): string | null {
   try {
     const home = resolveGlobalStoreDir({ env: process.env });
-    return existsSync(home) ? codeCacheFile(storeCacheDir(home), injectBundle) : null;
+    return existsSync(home) ? codeCacheFile(storeCacheDir(home), bundle) : null;
   } catch {
     return null;
   }
 }
 
-// What a saved inject output is keyed by besides its files: this version and this build of the code that works it out.
+// What a saved inject output is keyed by besides its files: this version and this build of the code that works it out (and grows it).
 function injectCacheSalt(): string {
-  const info = statSync(injectBundle, { throwIfNoEntry: false });
-  return `${VERSION}\n${info === undefined ? "" : `${info.size}:${info.mtimeMs}`}`;
+  const stamp = (bundle: string) => {
+    const info = statSync(bundle, { throwIfNoEntry: false });
+    return info === undefined ? "" : `${info.size}:${info.mtimeMs}`;
+  };
+  return `${VERSION}\n${stamp(injectBundle)} ${stamp(growBundle)}`;
 }
 
 // The standalone hook bundle beside this command: in this repository's layout, or the plugin's
@@ -79,7 +86,7 @@ async function main(): Promise<number | null> {
     return null;
   }
   // The salt stats a file: only for inject.
-  const injected = argv[0] === "inject" ? await runInject(io, { salt: injectCacheSalt() }, loadInject) : null;
+  const injected = argv[0] === "inject" ? await runInject(io, { salt: injectCacheSalt() }, loadInject, loadGrow) : null;
   if (injected !== null) return injected;
   return (await loadRun()).run(withStreams());
 }

@@ -1,6 +1,6 @@
 import { mkdirSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { asciiJson, findProjectRoot, injectionFingerprint, pruneStoreCache, readTextFileSync, resolveGlobalStoreDir, shortHash, storeCacheDir, writeFileAtomically } from "@iflow-memory/store";
+import { asciiJson, findProjectRoot, injectionFingerprint, pruneStoreCache, readTextFileSync, resolveGlobalStoreDir, shortHash, storeCacheDir, writeFileAtomically, type growInjection, type InjectionGrowth } from "@iflow-memory/store";
 import type { InjectOptions } from "./inject-command.js";
 import type { InjectOutput } from "./inject-output.js";
 import type { CliIO } from "./io.js";
@@ -27,7 +27,7 @@ export interface InjectCacheSlot {
  *
  * @example
  * const slot = await injectCacheSlot(options, io, "0.1.0 …");
- * const output = slot === null ? null : readCachedInjectOutput(slot);
+ * const saved = slot === null ? null : readCachedInjectOutput(slot, { grow: true });
  */
 export async function injectCacheSlot(options: InjectOptions, io: Pick<CliIO, "cwd" | "env">, salt: string): Promise<InjectCacheSlot | null> {
   if (options.verbose === true) return null;
@@ -48,25 +48,74 @@ export async function injectCacheSlot(options: InjectOptions, io: Pick<CliIO, "c
   };
 }
 
-/** The output saved in `slot` for exactly its key, else null (none, another key or version, damaged). */
-export function readCachedInjectOutput(slot: InjectCacheSlot): InjectOutput | null {
+/**
+ * What `slot` holds: the output saved for exactly its key (`current`), or else, for a caller that
+ * can `grow` one, one saved for its files before one of them changed, with its key, where it keeps
+ * what may tell that they only grew (`InjectOutput.growth`: `growSavedOutput`). Null: none,
+ * another version's, or damaged.
+ */
+export function readCachedInjectOutput(
+  slot: InjectCacheSlot,
+  options: { grow?: boolean } = {},
+): { current: true; output: InjectOutput } | { current: false; key: string; output: InjectOutput & { growth: InjectionGrowth } } | null {
   const file = readTextFileSync(slot.path);
   if (!("text" in file)) return null;
   // Saved with its key first (`saveInjectOutput`): another key's output (the files changed since)
-  // is told by that, not parsed whole (some 1.5 ms of a run after an edit).
-  if (!file.text.startsWith(`{"key":${asciiJson(slot.key)},`)) return null;
+  // is told by that, and parsed only when it keeps a growth (some 1.5 ms of a run after an edit).
+  const current = file.text.startsWith(`{"key":${asciiJson(slot.key)},`);
+  if (!current && (options.grow !== true || !file.text.includes(`,"growth":{`))) return null;
   try {
     const saved = JSON.parse(file.text) as { key?: unknown; output?: Partial<InjectOutput> };
     const output = saved.output;
-    if (saved.key !== slot.key || typeof output !== "object" || output === null) return null;
+    if (typeof saved.key !== "string" || typeof output !== "object" || output === null) return null;
     const texts = [output.configWarnings, output.stderrBefore, output.stderrAfter, output.stdout];
     if (!texts.every((text) => typeof text === "string")) return null;
     const tracking = output.tracking;
     if (tracking !== null && (typeof tracking !== "object" || typeof tracking.globalStoreDir !== "string" || typeof tracking.project !== "string" || !isTrackedPlan(tracking.plan))) return null;
-    return output as InjectOutput;
+    if (current) return saved.key === slot.key ? { current, output: output as InjectOutput } : null;
+    return typeof output.growth === "object" && output.growth !== null ? { current, key: saved.key, output: output as InjectOutput & { growth: InjectionGrowth } } : null;
   } catch {
     return null;
   }
+}
+
+/** The part of inject that tells an output saved before learnings were appended from one of today (inject-grow.cjs). */
+export interface GrowModule {
+  growInjection: typeof growInjection;
+}
+
+/**
+ * The output saved (`saved`, with its key) for the files as they were before learnings were
+ * appended to one of the knowledge bank's, which they leave as it is (`growInjection`), with the
+ * growth from that file as it is now; null when another file changed too, or it cannot be told so.
+ *
+ * @example
+ * const grown = saved?.current === false ? await growSavedOutput(slot, saved, () => import("./inject-grow.js")) : null;
+ */
+export async function growSavedOutput(slot: InjectCacheSlot, saved: { key: string; output: InjectOutput & { growth: InjectionGrowth } }, load: () => Promise<GrowModule>): Promise<InjectOutput | null> {
+  const path = grownFile(saved.key, slot.key);
+  if (path === null || !saved.output.growth.files?.some?.((file) => file.path === path)) return null;
+  const growth = await (await load()).growInjection(saved.output.growth, path, { inThread: true });
+  return growth === null ? null : { ...saved.output, growth };
+}
+
+// The one file whose state differs between two keys (`injectionFingerprint`: a line a file,
+// "path<tab>state"), a regular file in both; null when anything else differs.
+function grownFile(before: string, after: string): string | null {
+  const old = before.split("\n");
+  const now = after.split("\n");
+  if (old.length !== now.length) return null;
+  let changed: number | null = null;
+  for (let at = 0; at < now.length; at++) {
+    if (old[at] === now[at]) continue;
+    if (changed !== null) return null;
+    changed = at;
+  }
+  if (changed === null) return null;
+  const [was, is] = [old[changed]!, now[changed]!];
+  const tab = is.lastIndexOf("\t");
+  if (tab < 0 || was.slice(0, was.lastIndexOf("\t") + 1) !== is.slice(0, tab + 1)) return null;
+  return is.startsWith("f", tab + 1) && was.startsWith("f", tab + 1) ? is.slice(0, tab) : null;
 }
 
 /**

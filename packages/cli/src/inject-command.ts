@@ -80,6 +80,8 @@ export async function injectOutput(options: InjectOptions, io: Pick<CliIO, "cwd"
     ...(options.query === undefined ? {} : { query: { text: options.query } }),
     ...(index === undefined || options.index === undefined ? {} : { index: { ...index, fetch: options.index } }),
     tracking: null,
+    // What tells a later run that learnings appended to a file leave this output as it is (in today's order only).
+    growth: true,
     // The hooks' per-file cache, in the user's own store as the saved output (whatever
     // --global-store names), where there is one to keep it in: none is made for it.
     ...fileCache(resolveGlobalStoreDir({ env: io.env })),
@@ -106,6 +108,7 @@ export async function injectOutput(options: InjectOptions, io: Pick<CliIO, "cwd"
     stderrAfter: options.verbose === true ? result.ignoredFiles.map((path) => `iflow-memory: ignored ${path} (not an entry file)\n`).join("") : "",
     stdout,
     tracking: plan.entries.length === 0 ? null : { globalStoreDir, project: result.project, plan: trackedPlan(plan) },
+    ...(result.growth == null ? {} : { growth: result.growth }),
   };
 }
 

@@ -1,4 +1,4 @@
-import { formatWarning, trackInjection, type TrackedPlan } from "@iflow-memory/store";
+import { formatWarning, trackInjection, type InjectionGrowth, type TrackedPlan } from "@iflow-memory/store";
 import type { InjectOptions } from "./inject-command.js";
 import type { CliIO } from "./io.js";
 
@@ -17,6 +17,8 @@ export interface InjectOutput {
   stdout: string;
   /** What the tracking file records when tracking is on; null: nothing to record. */
   tracking: { globalStoreDir: string; project: string; plan: TrackedPlan } | null;
+  /** Not printed: kept with a saved output, to tell a later run that learnings appended since leave it as it is (`InjectionGrowth`). */
+  growth?: InjectionGrowth;
 }
 
 /**

@@ -18,14 +18,19 @@ function setup() {
   return { project, store, home, args: ["inject", "--project-root", project, "--global-store", store, "--no-tracking"] };
 }
 
-async function inject(args: string[], home: string, salt = "1.0.0", loaded: string[] = []) {
+async function inject(args: string[], home: string, salt = "1.0.0", loaded: string[] = [], options: { grow?: boolean } = {}) {
   let stdout = "";
   let stderr = "";
   const io = { argv: args, stdout: { write: (text: string) => (stdout += text) }, stderr: { write: (text: string) => (stderr += text) }, env: { IFLOW_MEMORY_HOME: home }, cwd: "/", now: NOW };
-  const code = await runInject(io, { salt }, async () => {
+  const load = async () => {
     loaded.push("inject-command");
     return injectModule;
-  });
+  };
+  const loadGrow = async () => {
+    loaded.push("inject-grow");
+    return import("./inject-grow.js");
+  };
+  const code = await runInject(io, { salt }, load, options.grow === false ? undefined : loadGrow);
   return { code, stdout, stderr };
 }
 
@@ -38,6 +43,8 @@ async function commander(args: string[], home: string) {
 
 // The files settle (SETTLE_MS) before a run's output may be saved.
 const settle = () => new Promise((resolve) => setTimeout(resolve, 2100));
+// The description of the file's first entry, for a copy of it.
+const copiedDescription = (text: string) => text.split("\n### ")[1]!.split("\n").slice(1).find((line) => line.trim() !== "" && !line.startsWith("- "))!;
 const cacheFiles = (home: string) => readdirSync(join(home, ".cache")).filter((name) => name.startsWith("inject-"));
 
 describe("runInject", () => {
@@ -102,14 +109,82 @@ describe("runInject", () => {
     expect(await inject(args, home)).toEqual(expected);
   }, 15_000);
 
-  it("tells a stale saved output by its key alone, without parsing it", async () => {
+  it("prints the output saved before learnings were appended, without the files or inject's module, while they leave it as it is", async () => {
     const { project, home, args } = setup();
+    const heuristics = join(project, "docs/knowledge-bank/heuristics.md");
     await settle();
     await inject(args, home);
+    // A learning seen once, then (settled, saved again) another and a copy of it: none shown, as the command works out from the files.
+    appendFileSync(heuristics, "\n### Heuristic: Name the retry budget\nCheck the retry budget before raising a timeout.\n- Observation count: 1\n");
+    const expected = await commander(args, home);
+    expect(expected.stdout).not.toContain("Name the retry budget");
+    const loaded: string[] = [];
+    expect(await inject(args, home, "1.0.0", loaded)).toEqual(expected);
+    expect(loaded).toEqual(["inject-grow"]);
+    await settle();
+    expect(await inject(args, home, "1.0.0", loaded)).toEqual(expected);
+    appendFileSync(heuristics, "\n### Heuristic: Time out the embedding call\nGive every embedding call a timeout.\n- Observation count: 1\n- Confidence: low\n\n### Heuristic: Time out the embedding call again\nGive every embedding call a timeout.\n- Observation count: 1\n");
+    const again = await commander(args, home);
+    expect(again).toEqual(expected);
+    expect(await inject(args, home, "1.0.0", loaded)).toEqual(again);
+    expect(loaded).toEqual(["inject-grow", "inject-grow", "inject-grow"]);
+    // Unchanged since: the output saved when the files had settled, as it is.
+    await settle();
+    await inject(args, home, "1.0.0", loaded);
+    expect(await inject(args, home, "1.0.0", loaded)).toEqual(expected);
+    expect(loaded).toHaveLength(4);
+  }, 30_000);
+
+  it("works the output out anew when an appended learning may be shown, or the file changed otherwise", async () => {
+    const { project, home, args } = setup();
+    const heuristics = join(project, "docs/knowledge-bank/heuristics.md");
+    const cases: Array<[string, (text: string) => string, string | null]> = [
+      ["seen often", (text) => `${text}\n### Heuristic: Check the lock first\nA lock held by a dead process blocks every writer.\n- Observation count: 9\n`, "Check the lock first"],
+      ["a copy seen more often than the one before it", (text) => `${text}\n### Heuristic: A copy\n${copiedDescription(text)}\n- Observation count: 99\n`, null],
+      ["holding a secret", (text) => `${text}\n### Heuristic: Rotate the key\nThe key ghp_0123456789abcdefghijklmnopqrstuvwxyz01 was pasted here.\n- Observation count: 1\n`, null],
+      ["the file changed before its end", (text) => text.replace("Observation count: 1\n", "Observation count: 7\n"), null],
+      ["its last entry grown", (text) => `${text}- Tags: retries\n`, null],
+    ];
+    await settle();
+    await inject(args, home);
+    const original = readFileSync(heuristics, "utf8");
+    for (const [name, edit, shown] of cases) {
+      writeFileSync(heuristics, edit(original));
+      const expected = await commander(args, home);
+      if (shown !== null) expect(expected.stdout, name).toContain(shown);
+      const loaded: string[] = [];
+      expect(await inject(args, home, "1.0.0", loaded), name).toEqual(expected);
+      expect(loaded.at(-1), name).toBe("inject-command");
+      writeFileSync(heuristics, original);
+    }
+  }, 30_000);
+
+  it("never parses a stale output saved without a growth (one no later run can grow: --limit -1)", async () => {
+    const { project, home, args } = setup();
+    await settle();
+    await inject([...args, "--limit=-1"], home);
+    const saved = readFileSync(join(home, ".cache", cacheFiles(home)[0]!), "utf8");
+    expect(saved).not.toContain(`,"growth":{`);
+    appendFileSync(join(project, "docs/knowledge-bank/heuristics.md"), "\n### Heuristic: Everything is shown\nWith no limit, every learning is.\n- Observation count: 1\n");
+    const parse = vi.spyOn(JSON, "parse");
+    const loaded: string[] = [];
+    try {
+      await inject([...args, "--limit=-1"], home, "1.0.0", loaded);
+      expect(parse.mock.calls.filter(([text]) => typeof text === "string" && text.startsWith('{"key":')).length).toBe(0);
+      expect(loaded).toEqual(["inject-command"]);
+    } finally {
+      parse.mockRestore();
+    }
+  }, 15_000);
+
+  it("tells a stale saved output by its key alone, without parsing it, where it could not grow it", async () => {
+    const { project, home, args } = setup();
+    await settle();
+    await inject(args, home, "1.0.0", [], { grow: false });
     appendFileSync(join(project, "docs/knowledge-bank/heuristics.md"), "\n### Heuristic: Compare the key before the rest\nA stale answer is told by its key.\n- Observation count: 2\n");
     const parse = vi.spyOn(JSON, "parse");
     try {
-      await inject(args, home);
+      await inject(args, home, "1.0.0", [], { grow: false });
       expect(parse.mock.calls.filter(([text]) => typeof text === "string" && text.startsWith('{"key":')).length).toBe(0);
     } finally {
       parse.mockRestore();

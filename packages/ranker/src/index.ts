@@ -9,7 +9,7 @@ export type { EntryList } from "./entry-list.js";
 export { injectionCandidates, planInjection } from "./plan-injection.js";
 export type { InjectionIndex, InjectionPlan, InjectionRequest, InjectionSource } from "./plan-injection.js";
 export { CATEGORY_PRIORITY, selectEntries } from "./select-entries.js";
-export { entryOrders, extendEntryOrders, sortEntries } from "./sort-entries.js";
+export { compareInTodaysOrder, entryOrders, extendEntryOrders, sortEntries } from "./sort-entries.js";
 export type { EntryOrders } from "./sort-entries.js";
 export { checkLessonEffectiveness, INEFFECTIVE_THRESHOLD, summarizeEffectiveness } from "./check-lesson-effectiveness.js";
 export type { EffectivenessCheck, EffectivenessSummary, InjectionAudit } from "./check-lesson-effectiveness.js";

@@ -22,6 +22,20 @@ export function sortEntries<T extends Entry>(entries: readonly T[], limit = entr
   return firstInOrder(entries.map(priorityKey), count, comparePriority).map((item) => item.entry);
 }
 
+/**
+ * Where `a` comes against `b` in today's order (`sortEntries`): negative before it, positive after
+ * it, 0 when only their places in the list would tell (or a count is not a finite number, which
+ * the order compares otherwise), for a caller that must know without sorting the list.
+ *
+ * @example
+ * compareInTodaysOrder(provenEntry, learningSeenOnce); // < 0
+ */
+export function compareInTodaysOrder(a: Entry, b: Entry): number {
+  const [first, second] = [priorityKey(a, 0), priorityKey(b, 0)];
+  if (!Number.isFinite(first.count) || !Number.isFinite(second.count)) return 0;
+  return comparePriority(first, second);
+}
+
 interface PriorityKey<T> {
   entry: T;
   index: number;

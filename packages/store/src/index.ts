@@ -8,6 +8,8 @@ export type { KnowledgeBankRead } from "./read-knowledge-bank.js";
 export type { EntriesRead, ReadEntryFilesOptions } from "./read-entry-files.js";
 export type { EntryFileCache } from "./caches/index.js";
 export { injectMemory } from "./inject-memory.js";
+export { growInjection, GROWTH_MAX_CANDIDATES, injectionGrowth, type InjectionGrowth } from "./inject-growth.js";
+export { readAppendedEntries, type ReadMark } from "./read-entry-files.js";
 export type { InjectMemoryOptions, InjectMemoryResult } from "./inject-memory.js";
 export { readMemorySources } from "./read-memory-sources.js";
 export type { MemorySources } from "./read-memory-sources.js";

@@ -1,5 +1,6 @@
 import { planInjection, type InjectionIndex, type InjectionPlan, type RelevanceQuery } from "@iflow-memory/ranker";
 import type { EntryFileCache } from "./caches/entry-file-cache.js";
+import { injectionGrowth, type InjectionGrowth } from "./inject-growth.js";
 import { readFeedback } from "./read-feedback.js";
 import { readMemorySources } from "./read-memory-sources.js";
 import type { StoreWarning } from "./store-warning.js";
@@ -21,6 +22,8 @@ export interface InjectMemoryOptions {
   tracking: { now: Date; event?: string | undefined } | null;
   /** Keep each memory file's entries here and take them while the file is unchanged (see `readEntryFiles`). */
   cache?: EntryFileCache;
+  /** With `cache`, no query and no index: also the plan's growth (`InjectMemoryResult.growth`). */
+  growth?: boolean;
 }
 
 export interface InjectMemoryResult {
@@ -28,6 +31,8 @@ export interface InjectMemoryResult {
   plan: InjectionPlan;
   warnings: StoreWarning[];
   ignoredFiles: string[];
+  /** Asked for (`growth`): what tells that learnings appended later leave the plan as it is (`InjectionGrowth`), null where that cannot be told. */
+  growth?: InjectionGrowth | null;
 }
 
 /**
@@ -42,7 +47,8 @@ export interface InjectMemoryResult {
  */
 export async function injectMemory(options: InjectMemoryOptions): Promise<InjectMemoryResult> {
   const project = projectName(options.projectRoot);
-  const sources = await readMemorySources(options);
+  const growth = options.growth === true && options.cache !== undefined && options.query === undefined && options.index === undefined;
+  const sources = await readMemorySources(growth ? { ...options, terms: true } : options);
   const plan = planInjection({
     local: sources.local,
     global: sources.global,
@@ -58,5 +64,11 @@ export async function injectMemory(options: InjectMemoryOptions): Promise<Inject
     const warning = await trackInjection({ globalStoreDir: options.globalStoreDir, project, plan, ...options.tracking });
     if (warning !== null) warnings.push(warning);
   }
-  return { project, plan, warnings, ignoredFiles: sources.ignoredFiles };
+  return {
+    project,
+    plan,
+    warnings,
+    ignoredFiles: sources.ignoredFiles,
+    ...(options.growth === true ? { growth: growth ? injectionGrowth({ ...sources, project, limit: options.limit }, plan, sources.warnings, sources.files) : null } : {}),
+  };
 }

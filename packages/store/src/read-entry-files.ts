@@ -152,10 +152,54 @@ async function readEntryFile(
   return { ...entries, stamp: state.stamp };
 }
 
+/**
+ * Where a read of a large memory file left off (`readAppendedEntries`): its tail as a file's
+ * cache keeps it (`FileTail`), and its last entry as `JSON.stringify` gives it.
+ */
+export interface ReadMark {
+  tail: FileTail;
+  last: string;
+}
+
+/**
+ * The entries appended to the memory file at `path` since a read left `mark`, with the mark of
+ * the file as it is now: where it is the file read then with lines after its last entry, which
+ * parse as that entry unchanged and at least one more, none of them warning or holding a secret
+ * (`where` names where a secret would be removed from). Null for anything else — the file
+ * shorter, changed before its end, cut in an entry, warned about — for the caller to read it whole.
+ *
+ * @example
+ * const appended = await readAppendedEntries(path, { scope: "local", category: "heuristics" }, "the knowledge bank", mark);
+ * appended?.entries; // [the learning appended]
+ */
+export async function readAppendedEntries(
+  path: string,
+  file: { scope: Scope; category: Category },
+  where: string,
+  mark: ReadMark,
+  options: { inThread?: boolean } = {},
+): Promise<{ entries: Entry[]; mark: ReadMark } | null> {
+  const read = await readUserFile(path, { inThread: options.inThread === true });
+  if (!("bytes" in read) || read.bytes.length <= mark.tail.bytes) return null;
+  const { bytes } = read;
+  const resumed = grownFrom(bytes, mark);
+  if (resumed === null) return null;
+  const last = JSON.parse(mark.last) as Entry;
+  const { text, lineStart } = grownText(bytes, resumed, () => last.headerLine);
+  const resume = lineStart === 0 ? resumed.resume : { ...resumed.resume, offset: 0 };
+  const parsed = parseKnowledgeBank(text, { ...file, path, knownHashes: new Map([[last.description, last.contentHash]]), from: resume });
+  const [again, ...appended] = parsed.entries;
+  if (parsed.warnings.length > 0 || again === undefined || appended.length === 0 || JSON.stringify(again) !== mark.last) return null;
+  const redacted = redactEntriesRead(parsed, where);
+  if (redacted !== parsed) return null;
+  const tail = fileTail({ text, lineStart, resume }, bytes, parsed.entries, resumed);
+  return tail === undefined ? null : { entries: appended, mark: { tail, last: JSON.stringify(appended.at(-1)) } };
+}
+
 // Where the file read (`bytes`) is the kept one with more appended: the kept tail, its checksum
 // found again in the file's first bytes. Null when the file is another (shorter, or changed
 // before its end).
-function grownFrom(bytes: Uint8Array, kept: KeptFileEntries): FileTail | null {
+function grownFrom(bytes: Uint8Array, kept: Pick<KeptFileEntries, "tail">): FileTail | null {
   const { tail } = kept;
   if (tail === undefined || bytes.length < tail.bytes) return null;
   return crc32(bytes.subarray(0, tail.bytes)) === tail.checksum ? tail : null;
