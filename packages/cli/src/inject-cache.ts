@@ -94,7 +94,9 @@ export interface GrowModule {
  */
 export async function growSavedOutput(slot: InjectCacheSlot, saved: { key: string; output: InjectOutput & { growth: InjectionGrowth } }, load: () => Promise<GrowModule>): Promise<InjectOutput | null> {
   const path = grownFile(saved.key, slot.key);
-  if (path === null || !saved.output.growth.files?.some?.((file) => file.path === path)) return null;
+  const { files } = saved.output.growth;
+  // Not loaded for a file the growth does not name (the global store's, a small one).
+  if (path === null || !Array.isArray(files) || !files.some((file) => file?.path === path)) return null;
   const growth = await (await load()).growInjection(saved.output.growth, path, { inThread: true });
   return growth === null ? null : { ...saved.output, growth };
 }
