@@ -79,7 +79,7 @@ export function readCachedInjectOutput(
   }
 }
 
-/** The part of inject that tells an output saved before learnings were appended from one of today (inject-grow.cjs). */
+/** The part of inject that tells whether an output saved before learnings were appended still holds (inject-grow.cjs). */
 export interface GrowModule {
   growInjection: typeof growInjection;
 }

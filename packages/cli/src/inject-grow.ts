@@ -1,3 +1,3 @@
-// What inject loads to tell an output saved before learnings were appended from one of today
+// What inject loads to tell whether an output saved before learnings were appended still holds
 // (dist/inject-grow.cjs): the parser, the redaction and today's order, without the rest of the store.
 export { growInjection } from "@iflow-memory/store";
