@@ -1,7 +1,8 @@
-import { cpSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { EntryFileCache } from "./caches/entry-file-cache.js";
+import { COMMIT_JOURNAL } from "./commit-files.js";
 import { tempDir } from "./__fixtures__/temp-dir.js";
 import { injectMemory } from "./inject-memory.js";
 import { growInjection, type InjectionGrowth } from "./inject-growth.js";
@@ -137,7 +138,7 @@ describe("growInjection", () => {
     }
   }, 30_000);
 
-  it("tells nothing of a file changed other than by learnings appended after its last entry", async () => {
+  it("tells nothing of a file changed other than by learnings appended after its last entry, or with a commit under way", async () => {
     const { file, plan } = realBank();
     const before = await plan();
     const path = file("heuristics");
@@ -149,6 +150,12 @@ describe("growInjection", () => {
       ["the file cut and grown again", original.slice(0, original.length - 40) + learning + learning.replace("Appended", "Appended again")],
       ["nothing appended", original],
     ];
+    // A commit under way beside the file (a journal: its appends not all made): read as the commit leaves it, not grown.
+    const journal = join(path, "..", COMMIT_JOURNAL);
+    writeFileSync(path, original + learning);
+    writeFileSync(journal, "{}");
+    expect(await growInjection(before.growth!, path), "a commit's journal beside the file").toBeNull();
+    rmSync(journal);
     expect(original).toContain("Observation count: 2");
     for (const [name, text] of edits) {
       writeFileSync(path, text);

@@ -1,7 +1,7 @@
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { CATEGORIES, parseKnowledgeBank, resumePoint, type Category, type Entry, type ParseResume, type Scope } from "@iflow-memory/parser";
 import { entryFieldTerms, numberedFieldTerms, numberTerms, PackedTerms, type PackedEntryTerms } from "@iflow-memory/ranker";
-import type { PendingAppend } from "./commit-files.js";
+import { COMMIT_JOURNAL, type PendingAppend } from "./commit-files.js";
 import { crc32 } from "./crc32.js";
 import {
   fileStamp,
@@ -20,6 +20,7 @@ import { readCommittedFiles } from "./read-committed-files.js";
 import { decodeText, readTextFile } from "./read-text-file.js";
 import { readUserFile } from "./read-user-file.js";
 import { redactEntriesRead } from "./redact-entries-read.js";
+import { statOrNull } from "./stat-or-null.js";
 import type { StoreWarning } from "./store-warning.js";
 
 export interface EntriesRead {
@@ -166,7 +167,8 @@ export interface ReadMark {
  * the file as it is now: where it is the file read then with lines after its last entry, which
  * parse as that entry unchanged and at least one more, none of them warning or holding a secret
  * (`where` names where a secret would be removed from). Null for anything else — the file
- * shorter, changed before its end, cut in an entry, warned about — for the caller to read it whole.
+ * shorter, changed before its end, cut in an entry, warned about, or a commit's journal beside it
+ * (its files are read as the commit leaves them: `readCommittedFiles`) — for the caller to read it whole.
  *
  * @example
  * const appended = await readAppendedEntries(path, { scope: "local", category: "heuristics" }, "the knowledge bank", mark);
@@ -179,7 +181,9 @@ export async function readAppendedEntries(
   mark: ReadMark,
   options: { inThread?: boolean } = {},
 ): Promise<{ entries: Entry[]; mark: ReadMark } | null> {
-  const read = await readUserFile(path, { inThread: options.inThread === true });
+  const inThread = options.inThread === true;
+  if ((await statOrNull(join(dirname(path), COMMIT_JOURNAL), { inThread })) !== null) return null;
+  const read = await readUserFile(path, { inThread });
   if (!("bytes" in read) || read.bytes.length <= mark.tail.bytes) return null;
   const { bytes } = read;
   const resumed = grownFrom(bytes, mark);
