@@ -53,6 +53,10 @@ export default defineConfig([
     // crypto and zlib at their first use: inject after an edit hashes the few entries it adds
     // without crypto, and needs zlib's CRC-32 only for a large file that grew.
     esbuildPlugins: [lazyBuiltins(["crypto", "zlib"]), sideEffectFree(["jsonc-parser"]), moduleInOwnFile("yaml", "./inject-yaml.cjs")],
+    // The hook adapter reads import.meta.url only where require is missing (an ES module).
+    esbuildOptions: (options) => {
+      options.logOverride = { "empty-import-meta": "silent" };
+    },
   },
   // The rest of the command line (run.ts) as one file, for the Claude Code plugin
   // (plugins/iflow-memory/bin), which ships no node_modules: bin.cjs, inject.cjs and

@@ -1,13 +1,18 @@
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { codeCacheFile } from "@iflow-memory/store";
-import { CLI_BIN, makeTempDir, REPO_ROOT, runNode } from "@iflow-memory/test-utils";
+import { CLI_BIN, copyCorpus, makeTempDir, REPO_ROOT, runNode } from "@iflow-memory/test-utils";
 import { describe, expect, it } from "vitest";
 
 const DEMO = join(REPO_ROOT, "examples/demo-project");
 const DEMO_STORE = join(REPO_ROOT, "examples/demo-global-store");
 const cli = (args: string[], env: Record<string, string> = {}) => runNode(CLI_BIN, args, { env: { HOME: makeTempDir(), ...env } });
+
+// Until `done()`, or 30 seconds (a process started in the background, on a loaded machine).
+async function waitFor(done: () => boolean): Promise<void> {
+  for (let waited = 0; !done() && waited < 30_000; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
+}
 
 describe("iflow-memory, as a user runs it", () => {
   it("prints its version and its help, exit 0", async () => {
@@ -88,9 +93,36 @@ describe("iflow-memory, as a user runs it", () => {
       before();
       const result = await cli(args, { HOME: home });
       outputs.push([result.code, result.stdout, result.stderr]);
+      // Written as the run exits, or, by the first run (the files read anew, none kept), by the process it started to keep them.
+      await waitFor(() => existsSync(cache));
       expect([existsSync(cache), statSync(cache).mode & 0o777, statSync(cache).mtimeMs < Date.parse("2018-01-01")]).toEqual([true, 0o600, true]);
     }
     expect(outputs).toEqual(outputs.map(() => [0, plain.stdout, ""]));
+  });
+
+  it("inject prints, then leaves keeping what it read to a process it starts: the files' caches, its code cache, its output's growth", async () => {
+    const home = makeTempDir();
+    const store = join(home, ".claude/iflow/memory");
+    mkdirSync(store, { recursive: true });
+    const project = copyCorpus("iflow-kb-2026-04");
+    const args = ["inject", "--project-root", project, "--global-store", join(REPO_ROOT, "test/fixtures/corpora/global-store-example"), "--no-tracking"];
+    // The copied files settle before any of them is kept.
+    await new Promise((resolve) => setTimeout(resolve, 2_100));
+    const cacheDir = join(store, ".cache");
+    const kept = () => (existsSync(join(cacheDir, "files")) ? readdirSync(join(cacheDir, "files")).filter((name) => name.endsWith(".json")).length : 0);
+    const saved = () => readdirSync(cacheDir).filter((name) => name.startsWith("inject-")).map((name) => readFileSync(join(cacheDir, name), "utf8"));
+    const first = await cli(args, { HOME: home });
+    const ended = Date.now();
+    expect([first.code, first.stderr, first.stdout.startsWith("## Engineering Memory")]).toEqual([0, "", true]);
+    const codeCache = codeCacheFile(cacheDir, join(REPO_ROOT, "packages/cli/dist/inject.cjs"));
+    await waitFor(() => kept() === 6 && saved().some((text) => text.includes(`,"growth":{`)) && existsSync(codeCache));
+    expect([kept(), saved().length, saved()[0]!.includes(`,"growth":{`), existsSync(codeCache)]).toEqual([6, 1, true, true]);
+    // Kept after the command had ended, by the process it started.
+    const written = readdirSync(join(cacheDir, "files")).map((name) => statSync(join(cacheDir, "files", name)).mtimeMs);
+    expect(Math.min(...written)).toBeGreaterThanOrEqual(ended);
+    // What it saved is printed again, and what a new home's run works out.
+    expect(await cli(args, { HOME: home })).toEqual(first);
+    expect(await cli(args, { HOME: makeTempDir() })).toEqual(first);
   });
 
   it("prints the demo's memory block, and the same selection as JSON with --json", async () => {

@@ -7,11 +7,11 @@
 import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { descriptorWriter, requireWithCodeCacheFile } from "@iflow-memory/hook-adapter";
+import { descriptorWriter, requireWithCodeCacheFile, startInBackground } from "@iflow-memory/hook-adapter";
 import { codeCacheFile, resolveGlobalStoreDir, storeCacheDir } from "@iflow-memory/store";
 import { formatTopLevelHelp, TOP_LEVEL_HELP } from "./help-text.js";
 import type { GrowModule } from "./inject-cache.js";
-import { runInject, type InjectModule } from "./run-inject.js";
+import { keepInjected, runInject, type InjectModule } from "./run-inject.js";
 
 declare const __IFLOW_MEMORY_VERSION__: string;
 
@@ -37,8 +37,11 @@ const withStreams = () => {
 // The plugin's folder has no package.json to make a .js file an ES module: its run is run.mjs.
 const loadRun = (): Promise<typeof import("./run.js")> => import(pathToFileURL(join(here, existsSync(join(here, "run.mjs")) ? "run.mjs" : "run.js")).href);
 // inject.cjs with V8's code cache in the user's store (when there is one: the cache is no reason to
-// make it), every function of it compiled there: a run after an edit keeps what a first run may not have.
-const loadInject = async (): Promise<InjectModule> => requireWithCodeCacheFile(injectBundle, injectCodeCache(injectBundle), require, undefined, { eager: true }) as InjectModule;
+// make it), every function of it compiled there: a run after an edit keeps what a first run may
+// not have. Written as the process exits, unless the keeper was started: it loads inject.cjs too,
+// and writes the cache there (compiling every function took a first run some 25 ms).
+const loadInject = async (): Promise<InjectModule> =>
+  requireWithCodeCacheFile(injectBundle, injectCodeCache(injectBundle), require, undefined, { eager: true, writeCache: () => !keeperStarted }) as InjectModule;
 const loadGrow = async (): Promise<GrowModule> => requireWithCodeCacheFile(growBundle, injectCodeCache(growBundle), require, undefined, { eager: true }) as GrowModule;
 function injectCodeCache(bundle: string): string | null {
   try {
@@ -48,6 +51,15 @@ function injectCodeCache(bundle: string): string | null {
     return null;
   }
 }
+
+// The first argument of the process an inject run starts to keep the files it read anew (their
+// entries and terms, for the next run and the hooks) after it has printed, and the output's growth
+// (`keepInjected`); the inject arguments follow it.
+const KEEP_INJECTED = "--keep-injected";
+let keeperStarted = false;
+const keepAside = () => {
+  keeperStarted = startInBackground([__filename, KEEP_INJECTED, ...argv], { cwd: io.cwd }) !== undefined;
+};
 
 // What a saved inject output is keyed by besides its files: this version and this build of the code that works it out (and grows it).
 function injectCacheSalt(): string {
@@ -86,7 +98,8 @@ async function main(): Promise<number | null> {
     return null;
   }
   // The salt stats a file: only for inject.
-  const injected = argv[0] === "inject" ? await runInject(io, { salt: injectCacheSalt() }, loadInject, loadGrow) : null;
+  if (argv[0] === KEEP_INJECTED) return keepInjected({ ...io, argv: argv.slice(1) }, { salt: injectCacheSalt() }, loadInject);
+  const injected = argv[0] === "inject" ? await runInject(io, { salt: injectCacheSalt() }, loadInject, loadGrow, keepAside) : null;
   if (injected !== null) return injected;
   return (await loadRun()).run(withStreams());
 }

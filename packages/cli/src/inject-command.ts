@@ -39,9 +39,12 @@ export async function injectCommand(options: InjectOptions, io: CliIO): Promise<
 
 /**
  * Reads the config and the memory files and works out what `inject` prints, printing only the
- * config's warnings (before anything else can fail). Writes nothing.
+ * config's warnings (before anything else can fail). Writes nothing but the files' caches — or
+ * not even those when `aside` is given: each file read anew that would have been kept is named to
+ * `aside.unkept`, for the caller to start a process that keeps it (and the output's growth is
+ * left to that process too).
  */
-export async function injectOutput(options: InjectOptions, io: Pick<CliIO, "cwd" | "env" | "stderr">): Promise<InjectOutput> {
+export async function injectOutput(options: InjectOptions, io: Pick<CliIO, "cwd" | "env" | "stderr">, aside?: { unkept: (path: string) => void }): Promise<InjectOutput> {
   const projectRoot =
     options.projectRoot === undefined ? await findProjectRoot(io.cwd) : resolve(io.cwd, options.projectRoot);
   requireDirectory(projectRoot);
@@ -81,10 +84,10 @@ export async function injectOutput(options: InjectOptions, io: Pick<CliIO, "cwd"
     ...(index === undefined || options.index === undefined ? {} : { index: { ...index, fetch: options.index } }),
     tracking: null,
     // What tells a later run that learnings appended to a file leave this output as it is (in today's order only).
-    growth: true,
+    growth: aside === undefined,
     // The hooks' per-file cache, in the user's own store as the saved output (whatever
     // --global-store names), where there is one to keep it in: none is made for it.
-    ...fileCache(resolveGlobalStoreDir({ env: io.env })),
+    ...fileCache(resolveGlobalStoreDir({ env: io.env }), aside),
   });
 
   const { plan } = result;
@@ -129,6 +132,7 @@ function requireDirectory(path: string): void {
 }
 
 // Read in the command's own thread (`EntryFileCache.inThread`): a command that prints and exits waits for libuv's threads either way.
-function fileCache(home: string): { cache?: EntryFileCache } {
-  return existsSync(home) ? { cache: { ...entryFileCache(home), inThread: true } } : {};
+function fileCache(home: string, aside: { unkept: (path: string) => void } | undefined): { cache?: EntryFileCache } {
+  if (!existsSync(home)) return {};
+  return { cache: { ...entryFileCache(home), inThread: true, ...(aside === undefined ? {} : { readOnly: true, unkept: aside.unkept }) } };
 }

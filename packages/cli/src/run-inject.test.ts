@@ -5,7 +5,7 @@ import { copyCorpus, makeTempDir } from "@iflow-memory/test-utils";
 import { describe, expect, it, vi } from "vitest";
 import * as injectModule from "./inject-command.js";
 import { run } from "./run.js";
-import { runInject } from "./run-inject.js";
+import { keepInjected, runInject } from "./run-inject.js";
 
 const NOW = () => new Date("2026-11-25T10:00:00Z");
 
@@ -18,7 +18,7 @@ function setup() {
   return { project, store, home, args: ["inject", "--project-root", project, "--global-store", store, "--no-tracking"] };
 }
 
-async function inject(args: string[], home: string, salt = "1.0.0", loaded: string[] = [], options: { grow?: boolean } = {}) {
+async function inject(args: string[], home: string, salt = "1.0.0", loaded: string[] = [], options: { grow?: boolean; keepAside?: () => void } = {}) {
   let stdout = "";
   let stderr = "";
   const io = { argv: args, stdout: { write: (text: string) => (stdout += text) }, stderr: { write: (text: string) => (stderr += text) }, env: { IFLOW_MEMORY_HOME: home }, cwd: "/", now: NOW };
@@ -30,7 +30,7 @@ async function inject(args: string[], home: string, salt = "1.0.0", loaded: stri
     loaded.push("inject-grow");
     return import("./inject-grow.js");
   };
-  const code = await runInject(io, { salt }, load, options.grow === false ? undefined : loadGrow);
+  const code = await runInject(io, { salt }, load, options.grow === false ? undefined : loadGrow, options.keepAside);
   return { code, stdout, stderr };
 }
 
@@ -269,6 +269,58 @@ describe("runInject", () => {
     const { home } = setup();
     const args = ["inject", "--project-root", join(makeTempDir(), "gone"), "--no-tracking"];
     expect(await inject(args, home)).toEqual(await commander(args, home));
+    expect(readdirSync(home)).toEqual([]);
+  });
+
+  it("leaves keeping the files to the process it starts once the output is printed and saved, which keeps them and saves the output with its growth", async () => {
+    const { project, home, args } = setup();
+    const keptFiles = () => (fs.existsSync(join(home, ".cache/files")) ? readdirSync(join(home, ".cache/files")) : []);
+    const savedGrowth = () => readFileSync(join(home, ".cache", cacheFiles(home)[0]!), "utf8").includes(`,"growth":{`);
+    await settle();
+    // Worked out with no cache (the commander command keeps the files it reads, where the home has a store).
+    const expected = await commander(args, join(makeTempDir(), "none"));
+    const starts: Array<{ kept: number; saved: number }> = [];
+    expect(await inject(args, home, "1.0.0", [], { keepAside: () => starts.push({ kept: keptFiles().length, saved: cacheFiles(home).length }) })).toEqual(expected);
+    // Started once, after the output was saved; nothing kept, no growth saved.
+    expect(starts).toEqual([{ kept: 0, saved: 1 }]);
+    expect([keptFiles(), cacheFiles(home).length, savedGrowth()]).toEqual([[], 1, false]);
+    // What the started process does, here in this process: every file kept, the output saved with its growth; nothing printed.
+    expect(await keepInjected({ argv: args, cwd: "/", env: { IFLOW_MEMORY_HOME: home } }, { salt: "1.0.0" }, async () => injectModule)).toBe(0);
+    expect([keptFiles().length, savedGrowth()]).toEqual([6, true]);
+    // Then a learning appended that leaves the output as it is: read alone, and nothing to keep.
+    appendFileSync(join(project, "docs/knowledge-bank/heuristics.md"), "\n### Heuristic: Keep what was read aside\nA command prints first, and keeps later.\n- Observation count: 1\n");
+    const loaded: string[] = [];
+    expect(await inject(args, home, "1.0.0", loaded, { keepAside: () => starts.push({ kept: -1, saved: -1 }) })).toEqual(await commander(args, home));
+    expect([loaded, starts.length]).toEqual([["inject-grow"], 1]);
+  }, 30_000);
+
+  it("starts no keeping process where every file it read was kept already, or is too young to keep", async () => {
+    const { project, home, args } = setup();
+    await settle();
+    await inject(args, home);
+    let starts = 0;
+    const keepAside = () => starts++;
+    // Another option (its own saved output): worked out from the files' caches.
+    const loaded: string[] = [];
+    expect(await inject([...args, "--json"], home, "1.0.0", loaded, { keepAside })).toEqual(await commander([...args, "--json"], home));
+    // A learning shown, right after it was written: that file read anew, but not to be kept yet.
+    appendFileSync(join(project, "docs/knowledge-bank/heuristics.md"), "\n### Heuristic: Keep only what settled\nA file written a moment ago may be written again within the same tick.\n- Observation count: 9\n");
+    expect(await inject(args, home, "1.0.0", loaded, { keepAside })).toEqual(await commander(args, home));
+    expect([loaded, starts]).toEqual([["inject-command", "inject-grow", "inject-command"], 0]);
+    // Settled, it is: the process is started for it.
+    await settle();
+    await inject(args, home, "1.0.0", loaded, { keepAside });
+    expect(starts).toBe(1);
+  }, 30_000);
+
+  it("keeps nothing and saves nothing for arguments it does not read, or a project with no memory file", async () => {
+    const { home, args } = setup();
+    const empty = makeTempDir();
+    for (const argv of [["inject", "--bogus"], ["list"], ["inject", "--project-root", empty, "--no-tracking"]]) {
+      expect(await keepInjected({ argv, cwd: "/", env: { IFLOW_MEMORY_HOME: home } }, { salt: "1.0.0" }, async () => injectModule)).toBe(0);
+    }
+    expect(readdirSync(home)).toEqual([]);
+    expect(await keepInjected({ argv: args, cwd: "/", env: { IFLOW_MEMORY_HOME: join(home, "not-there") } }, { salt: "1.0.0" }, async () => injectModule)).toBe(0);
     expect(readdirSync(home)).toEqual([]);
   });
 

@@ -17,6 +17,11 @@ export interface InjectModule {
  * same output, errors and exit codes as `run`; null when the arguments are not read here (not
  * `inject`, or anything unusual), for `run` to read them.
  *
+ * With `keepAside`, an output worked out anew keeps none of the files it read: where one would
+ * have been kept, `keepAside()` is called once the output is printed and saved, to start a
+ * process that keeps them (`keepInjected`). Keeping a file is most of the work of a run without
+ * caches (its terms for the hooks' index, and its cache written).
+ *
  * @example
  * const code = (await runInject(io, { salt: VERSION }, () => import("./inject-command.js"))) ?? (await run(io));
  */
@@ -25,6 +30,7 @@ export async function runInject(
   cache: { salt: string } | null,
   load: () => Promise<InjectModule>,
   loadGrow?: () => Promise<GrowModule>,
+  keepAside?: () => void,
 ): Promise<number | null> {
   if (io.argv[0] !== "inject") return null;
   const options = parseInjectArguments(io.argv.slice(1));
@@ -42,11 +48,36 @@ export async function runInject(
       if (grown !== null) await saveInjectOutput(slot!, grown);
       return 0;
     }
-    const output = await (await load()).injectOutput(options, printable);
+    let unkept = false;
+    const aside = slot === null || keepAside === undefined ? undefined : { unkept: () => (unkept = true) };
+    const output = await (await load()).injectOutput(options, printable, aside);
     await printInjectOutput(output, options, printable);
     if (slot !== null) await saveInjectOutput(slot, output);
+    if (unkept) keepAside!();
     return 0;
   } catch (error) {
     return reportFailure(error, io, false);
+  }
+}
+
+/**
+ * What the process that `runInject` starts with `keepAside` does: the output of the same `inject`
+ * arguments (`io.argv`) worked out with the files' caches kept, and saved with its growth (a
+ * later run after an edit then reads the learnings appended alone); nothing printed, nothing
+ * tracked. 0 when done, or when there was nothing to keep it for; 1 when it failed, which costs
+ * the next run its speed only.
+ *
+ * @example
+ * process.exitCode = await keepInjected({ ...io, argv: ["inject", "--no-tracking"] }, { salt }, loadInject);
+ */
+export async function keepInjected(io: Pick<CliIO, "argv" | "cwd" | "env">, cache: { salt: string }, load: () => Promise<InjectModule>): Promise<number> {
+  const options = io.argv[0] === "inject" ? parseInjectArguments(io.argv.slice(1)) : null;
+  try {
+    const slot = options === null ? null : await injectCacheSlot(options, io, cache.salt);
+    if (slot === null) return 0;
+    await saveInjectOutput(slot, await (await load()).injectOutput(options!, { ...io, stderr: { write: () => true } }));
+    return 0;
+  } catch {
+    return 1;
   }
 }

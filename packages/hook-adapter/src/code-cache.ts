@@ -27,6 +27,8 @@ import { CODE_CACHE_MAGIC as MAGIC, codeCacheKey } from "@iflow-memory/store";
  * otherwise be compiled at every later call of it — in `inject` after an edit, the keeping of the
  * edited file's entries, some 0.3 × `node -e 0` (BENCHMARKS.md). A file loaded at every start (a
  * hook's own) keeps what its run compiled: the larger cache would cost every start its reading.
+ * `writeCache`, asked as the process exits, may leave a missing cache to another process that
+ * loads the file (false): the one `inject` starts to keep what it read, which writes it there.
  *
  * @example
  * const bundle = join(__dirname, "inject.cjs");
@@ -37,7 +39,7 @@ export function requireWithCodeCacheFile(
   cacheFile: string | null,
   requireFrom: (id: string) => unknown,
   target: { exports: unknown } = { exports: {} },
-  options: { eager?: boolean } = {},
+  options: { eager?: boolean; writeCache?: () => boolean } = {},
 ): unknown {
   let loaded: { source: string; key: string } | null = null;
   try {
@@ -58,7 +60,7 @@ export function requireWithCodeCacheFile(
   const script = new ScriptClass(wrapped, { filename: path, ...(cachedData === null ? {} : { cachedData }) });
   if (cachedData === null || script.cachedDataRejected === true) {
     // At exit, so that the functions this run compiled (lazily, as they were first called) are in it.
-    process.once("exit", () => writeCodeCache(cacheFile, key, options.eager === true ? () => eagerCachedData(wrapped, path, requireFrom) : () => script.createCachedData()));
+    process.once("exit", () => options.writeCache?.() !== false && writeCodeCache(cacheFile, key, options.eager === true ? () => eagerCachedData(wrapped, path, requireFrom) : () => script.createCachedData()));
   }
   (script.runInThisContext() as (...args: unknown[]) => void).call(target.exports, target.exports, requireFrom, target, path, dirname(path));
   return target.exports;

@@ -9,6 +9,7 @@ export { quoteForShell } from "./quote-for-shell.js";
 export { descriptorIO } from "./descriptor-io.js";
 export { descriptorWriter } from "./descriptor-writer.js";
 export { requireWithCodeCacheFile } from "./code-cache.js";
+export { startInBackground } from "./start-in-background.js";
 export { addMcpServer, MCP_SERVER_NAME, registeredMcpServer, removeMcpServer } from "./claude-mcp-config.js";
 export type { McpServerEntry } from "./claude-mcp-config.js";
 export { diagnoseClaudeInstall, findClaudeInstallRoutes } from "./claude-install-routes.js";

@@ -142,8 +142,9 @@ async function readEntryFile(
   // Kept only when the file had settled and did not change while it was read; with the terms
   // relevance's index reads, worked out once for every later read and numbered in the file's
   // vocabulary (the earlier version's, grown: the unchanged entries' numbers stay as they were).
-  const keep = cache !== undefined && cache.readOnly !== true && state !== null && state.settled && (await fileStamp(path, now(), inThread))?.stamp === state.stamp;
-  if (!keep) return { ...all, terms: unchanged };
+  const keep = cache !== undefined && (cache.readOnly !== true || cache.unkept !== undefined) && state !== null && state.settled && (await fileStamp(path, now(), inThread))?.stamp === state.stamp;
+  if (keep && cache.readOnly === true) cache.unkept!(path);
+  if (!keep || cache.readOnly === true) return { ...all, terms: unchanged };
   const packed = compactVocabulary(packedTerms(all.entries, unchanged, kept));
   // A large file (its bytes here) is kept with its tail and to be read lazily.
   const large = bytes !== undefined && bytes.length >= (cache.largeFileBytes ?? LARGE_FILE_BYTES) ? bytes : null;

@@ -1,10 +1,10 @@
-import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { extendSessionInjection, prepareSessionInjection, SessionInjection } from "@iflow-memory/store";
 import { agentFromArguments } from "../agent-dialect.js";
 import { descriptorIO } from "../descriptor-io.js";
 import type { GrowInjection, HookIO, InjectionSources, PrepareInjection } from "../hook-runtime.js";
 import type { SessionPlanner } from "../run-session-start-hook.js";
+import { startInBackground } from "../start-in-background.js";
 import { requireWithCodeCache } from "./run-with-code-cache.js";
 
 // The hooks are small files side by side. session-start.cjs and user-prompt-submit.cjs run
@@ -52,25 +52,11 @@ export function prepareInWorker(sources: InjectionSources): Promise<SessionInjec
 
 /**
  * Starts a process that caches the injection for the next hook run, and gives its id (for the
- * refresh's claim to name). Detached and holding none of the hook's stdio: whatever waits for the
- * hook (its exit, or its output closing) does not wait for it. The hook starts it as it exits:
- * node starting beside that exit took a session start some 5 ms more on two cores, so where
- * there is a POSIX shell the process is one that waits a moment and then becomes node (`exec`:
- * the same process, the id the claim names).
+ * refresh's claim to name): `startInBackground`, as the hook exits.
  */
 export function refreshInBackground(sources: InjectionSources): number | undefined {
-  const { spawn } = require("node:child_process") as typeof import("node:child_process");
-  const args = [ASIDE_BUNDLE, sources.projectRoot, sources.globalStoreDir];
-  const options = { detached: true, stdio: "ignore", windowsHide: true } as const;
-  // The paths are the shell's arguments ($0, $@), never its script.
-  const child = process.platform !== "win32" && existsSync(SHELL) ? spawn(SHELL, ["-c", REFRESH_AFTER_A_MOMENT, process.execPath, ...args], options) : spawn(process.execPath, args, options);
-  child.on("error", () => undefined);
-  child.unref();
-  return child.pid;
+  return startInBackground([ASIDE_BUNDLE, sources.projectRoot, sources.globalStoreDir]);
 }
-const SHELL = "/bin/sh";
-// A fraction of a second where sleep takes one (GNU, BSD, BusyBox's usual build), else a second.
-const REFRESH_AFTER_A_MOMENT = 'sleep 0.3 2>/dev/null || sleep 1; exec "$0" "$@"';
 
 // child_process is loaded when git first runs: most hook runs never run it.
 const spawnWhenNeeded = ((...args: Parameters<typeof import("node:child_process").spawn>) =>

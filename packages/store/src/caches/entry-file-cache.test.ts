@@ -393,6 +393,25 @@ describe("the per-file entry cache", () => {
     expect(readFileSync(entryFileCachePath(cache, heuristics), "utf8")).not.toBe(kept);
   });
 
+  it("read-only, names to `unkept` each file it read anew that it would have kept: settled, not taken from the cache", async () => {
+    const { projectRoot, globalStoreDir, cache } = realSources();
+    const named: string[] = [];
+    const unkept = (path: string) => named.push(path);
+    const all = ["anti-patterns", "patterns", "heuristics"].flatMap((category) => [join(projectRoot, "docs/knowledge-bank", `${category}.md`), join(globalStoreDir, `${category}.md`)]);
+    await readMemorySources({ projectRoot, globalStoreDir, includeGlobal: true, cache: { ...cache, readOnly: true, unkept } });
+    expect([named.sort(), cacheFiles(cache)]).toEqual([all.sort(), []]);
+    // Kept by a reader that keeps: none is named; an edited one is, unless it has not settled.
+    await readMemorySources({ projectRoot, globalStoreDir, includeGlobal: true, cache });
+    named.length = 0;
+    await readMemorySources({ projectRoot, globalStoreDir, includeGlobal: true, cache: { ...cache, readOnly: true, unkept } });
+    const heuristics = join(projectRoot, "docs/knowledge-bank/heuristics.md");
+    appendFileSync(heuristics, "\n### Heuristic: Name what was left unkept\nA reader that keeps nothing says what another should keep.\n");
+    await readMemorySources({ projectRoot, globalStoreDir, includeGlobal: true, cache: { ...cache, readOnly: true, unkept, now: Date.now } });
+    expect(named).toEqual([]);
+    await readMemorySources({ projectRoot, globalStoreDir, includeGlobal: true, cache: { ...cache, readOnly: true, unkept } });
+    expect(named).toEqual([heuristics]);
+  });
+
   it("never keeps a secret, nor raw entries", async () => {
     const { projectRoot, globalStoreDir, cache } = realSources();
     const token = `ghp_${"a1B2c3D4e5".repeat(4)}`;

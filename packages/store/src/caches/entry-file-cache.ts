@@ -23,8 +23,10 @@ export interface EntryFileCache {
   now?: () => number;
   /** Files of at least this many bytes are kept as large ones, with their `FileTail` and to be read lazily (tests); `LARGE_FILE_BYTES` by default. */
   largeFileBytes?: number;
-  /** Take what is kept, keep nothing: for a reader that leaves keeping to another (a session start, to its background refresh). */
+  /** Take what is kept, keep nothing: for a reader that leaves keeping to another (a session start, to its background refresh; `inject`, to the process it starts). */
   readOnly?: boolean;
+  /** With `readOnly`: told of each file read anew that it would have kept (settled, and unchanged while read), for the reader to start another that keeps it. */
+  unkept?: (path: string) => void;
   /**
    * Read the memory files, their stamps and what is kept of them in the calling thread, not on
    * libuv's threads: for a session start, whose process cannot exit before a read on those
