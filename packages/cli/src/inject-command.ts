@@ -41,8 +41,7 @@ export async function injectCommand(options: InjectOptions, io: CliIO): Promise<
  * Reads the config and the memory files and works out what `inject` prints, printing only the
  * config's warnings (before anything else can fail). Writes nothing but the files' caches — or
  * not even those when `aside` is given: each file read anew that would have been kept is named to
- * `aside.unkept`, for the caller to start a process that keeps it (and the output's growth is
- * left to that process too).
+ * `aside.unkept`, for the caller to start a process that keeps it.
  */
 export async function injectOutput(options: InjectOptions, io: Pick<CliIO, "cwd" | "env" | "stderr">, aside?: { unkept: (path: string) => void }): Promise<InjectOutput> {
   const projectRoot =
@@ -84,7 +83,7 @@ export async function injectOutput(options: InjectOptions, io: Pick<CliIO, "cwd"
     ...(index === undefined || options.index === undefined ? {} : { index: { ...index, fetch: options.index } }),
     tracking: null,
     // What tells a later run that learnings appended to a file leave this output as it is (in today's order only).
-    growth: aside === undefined,
+    growth: true,
     // The hooks' per-file cache, in the user's own store as the saved output (whatever
     // --global-store names), where there is one to keep it in: none is made for it.
     ...fileCache(resolveGlobalStoreDir({ env: io.env }), aside),

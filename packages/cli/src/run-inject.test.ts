@@ -272,26 +272,34 @@ describe("runInject", () => {
     expect(readdirSync(home)).toEqual([]);
   });
 
-  it("leaves keeping the files to the process it starts once the output is printed and saved, which keeps them and saves the output with its growth", async () => {
+  it("leaves keeping the files to the process it starts once the output is printed and saved (with its growth), which keeps them", async () => {
     const { project, home, args } = setup();
     const keptFiles = () => (fs.existsSync(join(home, ".cache/files")) ? readdirSync(join(home, ".cache/files")) : []);
-    const savedGrowth = () => readFileSync(join(home, ".cache", cacheFiles(home)[0]!), "utf8").includes(`,"growth":{`);
+    const saved = () => readFileSync(join(home, ".cache", cacheFiles(home)[0]!), "utf8");
     await settle();
     // Worked out with no cache (the commander command keeps the files it reads, where the home has a store).
     const expected = await commander(args, join(makeTempDir(), "none"));
     const starts: Array<{ kept: number; saved: number }> = [];
     expect(await inject(args, home, "1.0.0", [], { keepAside: () => starts.push({ kept: keptFiles().length, saved: cacheFiles(home).length }) })).toEqual(expected);
-    // Started once, after the output was saved; nothing kept, no growth saved.
+    // Started once, after the output was saved; nothing kept.
     expect(starts).toEqual([{ kept: 0, saved: 1 }]);
-    expect([keptFiles(), cacheFiles(home).length, savedGrowth()]).toEqual([[], 1, false]);
-    // What the started process does, here in this process: every file kept, the output saved with its growth; nothing printed.
+    expect(keptFiles()).toEqual([]);
+    // What the started process does, here in this process: every file kept, the same output saved again; nothing printed.
+    const first = saved();
+    expect(first).toContain(`,"growth":{`);
     expect(await keepInjected({ argv: args, cwd: "/", env: { IFLOW_MEMORY_HOME: home } }, { salt: "1.0.0" }, async () => injectModule)).toBe(0);
-    expect([keptFiles().length, savedGrowth()]).toEqual([6, true]);
-    // Then a learning appended that leaves the output as it is: read alone, and nothing to keep.
+    expect([keptFiles().length, saved()]).toEqual([6, first]);
+  }, 30_000);
+
+  it("saves, with files it left unkept, an output that a run after learnings were appended reads them alone for", async () => {
+    const { project, home, args } = setup();
+    await settle();
+    let starts = 0;
+    await inject(args, home, "1.0.0", [], { keepAside: () => starts++ });
     appendFileSync(join(project, "docs/knowledge-bank/heuristics.md"), "\n### Heuristic: Keep what was read aside\nA command prints first, and keeps later.\n- Observation count: 1\n");
     const loaded: string[] = [];
-    expect(await inject(args, home, "1.0.0", loaded, { keepAside: () => starts.push({ kept: -1, saved: -1 }) })).toEqual(await commander(args, home));
-    expect([loaded, starts.length]).toEqual([["inject-grow"], 1]);
+    expect(await inject(args, home, "1.0.0", loaded, { keepAside: () => starts++ })).toEqual(await commander(args, join(makeTempDir(), "none")));
+    expect([loaded, starts]).toEqual([["inject-grow"], 1]);
   }, 30_000);
 
   it("starts no keeping process where every file it read was kept already, or is too young to keep", async () => {

@@ -143,12 +143,17 @@ async function readEntryFile(
   // relevance's index reads, worked out once for every later read and numbered in the file's
   // vocabulary (the earlier version's, grown: the unchanged entries' numbers stay as they were).
   const keep = cache !== undefined && (cache.readOnly !== true || cache.unkept !== undefined) && state !== null && state.settled && (await fileStamp(path, now(), inThread))?.stamp === state.stamp;
-  if (keep && cache.readOnly === true) cache.unkept!(path);
-  if (!keep || cache.readOnly === true) return { ...all, terms: unchanged };
-  const packed = compactVocabulary(packedTerms(all.entries, unchanged, kept));
+  if (!keep) return { ...all, terms: unchanged };
   // A large file (its bytes here) is kept with its tail and to be read lazily.
   const large = bytes !== undefined && bytes.length >= (cache.largeFileBytes ?? LARGE_FILE_BYTES) ? bytes : null;
   const tail = large === null ? undefined : fileTail({ text, lineStart, resume }, large, all.entries, resumed);
+  if (cache.readOnly === true) {
+    // Left to another to keep (`unkept`); where it was read to all the same, as a kept file's
+    // tail says it, for what an output keeps to read the learnings appended later alone (`injectionGrowth`).
+    cache.unkept!(path);
+    return { ...all, terms: unchanged, ...(tail === undefined ? {} : { tail }) };
+  }
+  const packed = compactVocabulary(packedTerms(all.entries, unchanged, kept));
   const entries = { ...all, terms: packed.entryTerms(), ...(tail === undefined ? {} : { tail }) };
   await writeFileEntries(cache, path, state.stamp, how, { ...entries, packed }, { lazy: large !== null });
   return { ...entries, stamp: state.stamp };

@@ -25,7 +25,11 @@ export interface EntryFileCache {
   largeFileBytes?: number;
   /** Take what is kept, keep nothing: for a reader that leaves keeping to another (a session start, to its background refresh; `inject`, to the process it starts). */
   readOnly?: boolean;
-  /** With `readOnly`: told of each file read anew that it would have kept (settled, and unchanged while read), for the reader to start another that keeps it. */
+  /**
+   * With `readOnly`: told of each file read anew that it would have kept (settled, and unchanged
+   * while read), for the reader to start another that keeps it. Such a file's read gives its tail
+   * as if it were kept (`MemoryFileRead.tail`, with no stamp: it is not).
+   */
   unkept?: (path: string) => void;
   /**
    * Read the memory files, their stamps and what is kept of them in the calling thread, not on
