@@ -1,6 +1,6 @@
 import { mkdirSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { asciiJson, findProjectRoot, injectionFingerprint, pruneStoreCache, readTextFileSync, resolveGlobalStoreDir, shortHash, storeCacheDir, writeFileAtomically, type growInjection, type InjectionGrowth } from "@iflow-memory/store";
+import { asciiJson, findProjectRoot, fingerprintChangedFile, injectionFingerprint, pruneStoreCache, readTextFileSync, resolveGlobalStoreDir, shortHash, storeCacheDir, writeFileAtomically, type growInjection, type InjectionGrowth } from "@iflow-memory/store";
 import type { InjectOptions } from "./inject-command.js";
 import type { InjectOutput } from "./inject-output.js";
 import type { CliIO } from "./io.js";
@@ -93,31 +93,12 @@ export interface GrowModule {
  * const grown = saved?.current === false ? await growSavedOutput(slot, saved, () => import("./inject-grow.js")) : null;
  */
 export async function growSavedOutput(slot: InjectCacheSlot, saved: { key: string; output: InjectOutput & { growth: InjectionGrowth } }, load: () => Promise<GrowModule>): Promise<InjectOutput | null> {
-  const path = grownFile(saved.key, slot.key);
+  const path = fingerprintChangedFile(saved.key, slot.key);
   const { files } = saved.output.growth;
   // Not loaded for a file the growth does not name (the global store's, a small one).
   if (path === null || !Array.isArray(files) || !files.some((file) => file?.path === path)) return null;
   const growth = await (await load()).growInjection(saved.output.growth, path, { inThread: true });
   return growth === null ? null : { ...saved.output, growth };
-}
-
-// The one file whose state differs between two keys (`injectionFingerprint`: a line a file,
-// "path<tab>state"), a regular file in both; null when anything else differs.
-function grownFile(before: string, after: string): string | null {
-  const old = before.split("\n");
-  const now = after.split("\n");
-  if (old.length !== now.length) return null;
-  let changed: number | null = null;
-  for (let at = 0; at < now.length; at++) {
-    if (old[at] === now[at]) continue;
-    if (changed !== null) return null;
-    changed = at;
-  }
-  if (changed === null) return null;
-  const [was, is] = [old[changed]!, now[changed]!];
-  const tab = is.lastIndexOf("\t");
-  if (tab < 0 || was.slice(0, was.lastIndexOf("\t") + 1) !== is.slice(0, tab + 1)) return null;
-  return is.startsWith("f", tab + 1) && was.startsWith("f", tab + 1) ? is.slice(0, tab) : null;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { dirname, join } from "node:path";
-import { parseKnowledgeBank, redactEntry, type Entry } from "@iflow-memory/parser";
+import type { Entry } from "@iflow-memory/parser";
 import {
   boundSourceLine,
   DEFAULT_INDEX_WEIGHTS,
@@ -21,9 +21,8 @@ import {
 import { fileStamp, isTail } from "./caches/entry-file-cache.js";
 import type { RankedFile, RankingData, RankingGrowth } from "./caches/ranking-cache-file.js";
 import { COMMIT_JOURNAL } from "./commit-files.js";
-import { crc32 } from "./crc32.js";
 import { sessionIndex, trackedPlan, type SessionInjection } from "./prepare-session-injection.js";
-import { grownText, type MemoryFileRead } from "./read-entry-files.js";
+import { parseAppendedEntries, type MemoryFileRead } from "./read-entry-files.js";
 import { readUserFile } from "./read-user-file.js";
 import { statOrNull } from "./stat-or-null.js";
 import { projectName, type TrackedPlan } from "./write-tracking.js";
@@ -69,23 +68,15 @@ export async function extendSessionInjection(earlier: SessionInjection, options:
   // files are read as it commits them (`readCommittedFiles`), not as they lie.
   const journals = await Promise.all([...new Set(growth.files.map((ranked) => dirname(ranked.path)))].map((directory) => statOrNull(join(directory, COMMIT_JOURNAL), { inThread })));
   if (journals.some((journal) => journal !== null)) return null;
-  const { tail } = file;
+  const { tail, last } = file;
+  // The file's last entry as it was read, which the parse from it reads again first.
+  if (last === undefined) return null;
   const read = await readUserFile(file.path, { inThread });
   if (!("bytes" in read)) return null;
-  const { bytes } = read;
-  if (bytes.length < tail.bytes || crc32(bytes.subarray(0, tail.bytes)) !== tail.checksum) return null;
+  const appended = parseAppendedEntries(read.bytes, { scope: file.scope, category: file.category, path: file.path }, { tail, last })?.entries;
+  if (appended === undefined || appended.length > GROWN_ENTRIES_MAX) return null;
   if ((await fileStamp(file.path, Date.now(), inThread))?.stamp !== state.stamp) return null;
-  // The file's last entry as it was read, which the parse from it reads again first.
-  if (file.last === undefined) return null;
-  const last = JSON.parse(file.last) as Entry;
-  const { text, lineStart } = grownText(bytes, tail, () => last.headerLine);
-  const resume = lineStart === 0 ? tail.resume : { ...tail.resume, offset: 0 };
-  const parsed = parseKnowledgeBank(text, { category: file.category, scope: file.scope, path: file.path, knownHashes: new Map([[last.description, last.contentHash]]), from: resume });
-  if (parsed.warnings.length > 0 || parsed.entries.length < 2 || parsed.entries.length - 1 > GROWN_ENTRIES_MAX) return null;
   if (earlier.warnings.some((warning) => warning.path === file.path && (warning.line === undefined || warning.line >= tail.resume.line))) return null;
-  for (const entry of parsed.entries) if (redactEntry(entry).kinds.length > 0) return null;
-  if (JSON.stringify(parsed.entries[0]) !== file.last) return null;
-  const appended = parsed.entries.slice(1);
   const added = (file.scope === "global" ? excludeOtherProjectsEntries(appended, projectName(options.projectRoot)) : appended).map(boundSourceLine);
   if (added.length === 0 || !uniqueShortHashes(added, growth)) return null;
   return grownInjection(earlier, ranking as Required<Pick<RankingData, "entries" | "facts">> & RankingData, growth, file.end, added);

@@ -40,6 +40,7 @@ export {
   forgetCachedInjection,
   handOverCacheRefresh,
   injectionCachePath,
+  fingerprintChangedFile,
   injectionFingerprint,
   planCachePath,
   rankingCachePath,

@@ -88,7 +88,7 @@ export async function growInjection(growth: InjectionGrowth, path: string, optio
   const at = growth.files.findIndex((file) => file.path === path);
   const file = growth.files[at];
   if (file === undefined) return null;
-  const appended = await readAppendedEntries(path, { scope: "local", category: file.category }, "the knowledge bank", file.mark, options);
+  const appended = await readAppendedEntries(path, { scope: "local", category: file.category }, file.mark, options);
   if (appended === null) return null;
   const fileAt = CATEGORIES.indexOf(file.category);
   const category = growth.categories[file.category];

@@ -1,5 +1,5 @@
 import { dirname, join } from "node:path";
-import { CATEGORIES, parseKnowledgeBank, resumePoint, type Category, type Entry, type ParseResume, type Scope } from "@iflow-memory/parser";
+import { CATEGORIES, parseKnowledgeBank, redactEntry, resumePoint, type Category, type Entry, type ParseResume, type Scope } from "@iflow-memory/parser";
 import { entryFieldTerms, numberedFieldTerms, numberTerms, PackedTerms, type PackedEntryTerms } from "@iflow-memory/ranker";
 import { COMMIT_JOURNAL, type PendingAppend } from "./commit-files.js";
 import { crc32 } from "./crc32.js";
@@ -170,40 +170,58 @@ export interface ReadMark {
 
 /**
  * The entries appended to the memory file at `path` since a read left `mark`, with the mark of
- * the file as it is now: where it is the file read then with lines after its last entry, which
- * parse as that entry unchanged and at least one more, none of them warning or holding a secret
- * (`where` names where a secret would be removed from). Null for anything else — the file
- * shorter, changed before its end, cut in an entry, warned about, or a commit's journal beside it
- * (its files are read as the commit leaves them: `readCommittedFiles`) — for the caller to read it whole.
+ * the file as it is now (`parseAppendedEntries`). Null for anything else, or a commit's journal
+ * beside it (its files are read as the commit leaves them: `readCommittedFiles`), for the caller
+ * to read it whole.
  *
  * @example
- * const appended = await readAppendedEntries(path, { scope: "local", category: "heuristics" }, "the knowledge bank", mark);
+ * const appended = await readAppendedEntries(path, { scope: "local", category: "heuristics" }, mark);
  * appended?.entries; // [the learning appended]
  */
 export async function readAppendedEntries(
   path: string,
   file: { scope: Scope; category: Category },
-  where: string,
   mark: ReadMark,
   options: { inThread?: boolean } = {},
 ): Promise<{ entries: Entry[]; mark: ReadMark } | null> {
   const inThread = options.inThread === true;
   if ((await statOrNull(join(dirname(path), COMMIT_JOURNAL), { inThread })) !== null) return null;
   const read = await readUserFile(path, { inThread });
-  if (!("bytes" in read) || read.bytes.length <= mark.tail.bytes) return null;
-  const { bytes } = read;
+  if (!("bytes" in read)) return null;
+  const appended = parseAppendedEntries(read.bytes, { ...file, path }, mark);
+  if (appended === null) return null;
+  const { entries, parsed, read: parse, resumed } = appended;
+  const tail = fileTail(parse, read.bytes, parsed, resumed);
+  return tail === undefined ? null : { entries, mark: { tail, last: JSON.stringify(entries.at(-1)) } };
+}
+
+/**
+ * The entries appended to a memory file (its `bytes`) since a read left `mark`: where it is the
+ * file read then (its first bytes those the tail's CRC-32 names) with lines after its last entry,
+ * which parse as that entry unchanged and at least one more, none of them warning or holding a
+ * secret. With all it parsed (that entry first) and from what, for the tail of the file as it is now (`fileTail`). Null for
+ * anything else — the file no longer, changed before its end, cut in an entry, warned about.
+ * What `readAppendedEntries` and a session start that grows its injection (`extendSessionInjection`) read.
+ *
+ * @example
+ * parseAppendedEntries(bytes, { scope: "local", category: "heuristics", path }, mark)?.entries; // [the learning appended]
+ */
+export function parseAppendedEntries(
+  bytes: Uint8Array,
+  file: { scope: Scope; category: Category; path: string },
+  mark: ReadMark,
+): { entries: Entry[]; parsed: Entry[]; read: { text: string; lineStart: number; resume: ParseResume }; resumed: FileTail } | null {
+  if (bytes.length <= mark.tail.bytes) return null;
   const resumed = grownFrom(bytes, mark);
   if (resumed === null) return null;
   const last = JSON.parse(mark.last) as Entry;
   const { text, lineStart } = grownText(bytes, resumed, () => last.headerLine);
   const resume = lineStart === 0 ? resumed.resume : { ...resumed.resume, offset: 0 };
-  const parsed = parseKnowledgeBank(text, { ...file, path, knownHashes: new Map([[last.description, last.contentHash]]), from: resume });
+  const parsed = parseKnowledgeBank(text, { scope: file.scope, category: file.category, path: file.path, knownHashes: new Map([[last.description, last.contentHash]]), from: resume });
   const [again, ...appended] = parsed.entries;
   if (parsed.warnings.length > 0 || again === undefined || appended.length === 0 || JSON.stringify(again) !== mark.last) return null;
-  const redacted = redactEntriesRead(parsed, where);
-  if (redacted !== parsed) return null;
-  const tail = fileTail({ text, lineStart, resume }, bytes, parsed.entries, resumed);
-  return tail === undefined ? null : { entries: appended, mark: { tail, last: JSON.stringify(appended.at(-1)) } };
+  for (const entry of parsed.entries) if (redactEntry(entry).kinds.length > 0) return null;
+  return { entries: appended, parsed: parsed.entries, read: { text, lineStart, resume }, resumed };
 }
 
 // Where the file read (`bytes`) is the kept one with more appended: the kept tail, its checksum

@@ -9,6 +9,7 @@ export {
   forgetCachedInjection,
   handOverCacheRefresh,
   injectionCachePath,
+  fingerprintChangedFile,
   injectionFingerprint,
   planCachePath,
   rankingCachePath,

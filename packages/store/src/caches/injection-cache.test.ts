@@ -12,6 +12,7 @@ import {
   entryFileCache,
   forgetCachedInjection,
   handOverCacheRefresh,
+  fingerprintChangedFile,
   injectionCachePath,
   injectionFingerprint,
   planCachePath,
@@ -70,6 +71,29 @@ describe("injectionFingerprint", () => {
     const sources = project();
     expect(injectionFingerprint({ ...sources, salt: "1" }).settled).toBe(false);
     expect(injectionFingerprint({ ...sources, salt: "1", now: Date.now() + 2_500 }).settled).toBe(true);
+  });
+});
+
+describe("fingerprintChangedFile", () => {
+  it("names the one file that changed between two fingerprints, a regular file in both; null for anything else", () => {
+    const sources = project();
+    const patterns = join(sources.projectRoot, "docs/knowledge-bank/patterns.md");
+    const heuristics = join(sources.globalStoreDir, "heuristics.md");
+    writeFileSync(heuristics, "# Global Heuristics\n");
+    const take = (salt = "1") => injectionFingerprint({ ...sources, salt }).value;
+    const first = take();
+    expect(fingerprintChangedFile(first, take())).toBeNull();
+    writeFileSync(patterns, "### Pattern: Small Steps\nCommit often.\n- Observation count: 2\n\n### Pattern: Tests first\nWrite the test.\n");
+    const grown = take();
+    expect(fingerprintChangedFile(first, grown)).toBe(patterns);
+    // Two files changed; another salt; a file gone; a file that became a folder.
+    writeFileSync(heuristics, "# Global Heuristics\n\n### Heuristic: More\nMore.\n");
+    expect([fingerprintChangedFile(first, take()), fingerprintChangedFile(grown, take("2"))]).toEqual([null, null]);
+    const both = take();
+    rmSync(heuristics);
+    expect(fingerprintChangedFile(both, take())).toBeNull();
+    mkdirSync(heuristics);
+    expect(fingerprintChangedFile(both, take())).toBeNull();
   });
 });
 

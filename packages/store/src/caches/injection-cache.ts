@@ -88,6 +88,31 @@ export function injectionFingerprint(options: { projectRoot: string; globalStore
 }
 
 /**
+ * The one file whose state differs between two values of `injectionFingerprint` (a line a file,
+ * "path<tab>state"), a regular file in both: the file a saved output may have grown by. Null
+ * when anything else differs, or nothing.
+ *
+ * @example
+ * fingerprintChangedFile(saved.key, injectionFingerprint(options).value); // "/work/webshop/docs/knowledge-bank/heuristics.md"
+ */
+export function fingerprintChangedFile(before: string, after: string): string | null {
+  const old = before.split("\n");
+  const now = after.split("\n");
+  if (old.length !== now.length) return null;
+  let changed: number | null = null;
+  for (let at = 0; at < now.length; at++) {
+    if (old[at] === now[at]) continue;
+    if (changed !== null) return null;
+    changed = at;
+  }
+  if (changed === null) return null;
+  const [was, is] = [old[changed]!, now[changed]!];
+  const tab = is.lastIndexOf("\t");
+  if (tab < 0 || was.slice(0, was.lastIndexOf("\t") + 1) !== is.slice(0, tab + 1)) return null;
+  return is.startsWith("f", tab + 1) && was.startsWith("f", tab + 1) ? is.slice(0, tab) : null;
+}
+
+/**
  * The global store's folder of caches: what can be worked out again from other files (injections,
  * git's answers, sessions' ledgers), never the user's own data.
  *
