@@ -6,7 +6,7 @@
 // rotation (ratio = median of the pairs' ratios), like the hooks.
 // Writes its section of BENCHMARKS.md (between the cli-bench markers).
 import { spawnSync } from "node:child_process";
-import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -38,23 +38,32 @@ const codeCaches = (from, to) => {
   for (const name of readdirSync(from).filter((name) => name.startsWith("code-") && name.endsWith(".bin"))) cpSync(join(from, name), join(to, name), { preserveTimestamps: true });
 };
 function forgetEverything() {
+  waitForKeepers();
   rmSync(CODE_CACHES, { recursive: true, force: true });
   codeCaches(join(HOME_STORE, ".cache"), CODE_CACHES);
   forgetSavedOutput();
 }
 const wait = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
-// The process a run without caches starts to keep what it read writes inject.cjs's code cache as
-// it exits: no row is timed while it runs.
-function waitForKeeper() {
+// A run that reads files anew starts a process to keep them (`--keep-injected`): no row is timed,
+// and no cache removed, while one of this bench's runs (it names the bench's project) is at it.
+function waitForKeepers() {
+  if (!existsSync("/proc/self/cmdline")) return wait(2_000);
   const started = Date.now();
-  // The cache folder too is made by that process, when the run saved nothing (a file it read had not settled).
-  const written = () => existsSync(join(HOME_STORE, ".cache")) && readdirSync(join(HOME_STORE, ".cache")).some((name) => /^code-inject-[0-9a-f]+\.bin$/.test(name));
-  while (!written()) {
-    if (Date.now() - started > 30_000) throw new Error("the process inject started to keep what it read wrote no code cache within 30 s");
+  const keeping = () =>
+    readdirSync("/proc")
+      .filter((name) => /^\d+$/.test(name))
+      .some((pid) => {
+        try {
+          const command = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
+          return command.includes("--keep-injected") && command.includes(PROJECT);
+        } catch {
+          return false;
+        }
+      });
+  while (keeping()) {
+    if (Date.now() - started > 30_000) throw new Error("a process inject started to keep what it read ran for more than 30 s");
     wait(20);
   }
-  // Its exit, once the cache is renamed into place.
-  wait(100);
 }
 // An edit as a retrospective makes one: a learning appended to the bank's heuristics.md.
 let edits = 0;
@@ -86,7 +95,7 @@ const rows = [
     args: INJECT,
     before: forgetEverything,
     after: () => {
-      waitForKeeper();
+      waitForKeepers();
       codeCaches(CODE_CACHES, join(HOME_STORE, ".cache"));
     },
     budget: "≤ 1.5 × (memory.py ≈ 2 ×)",
@@ -137,6 +146,7 @@ wait(2_100);
 // Each command does its work: the version, the help, the block.
 if (node(CLI, "--version").stdout.trim() === "" || !node(CLI, ...INJECT).stdout.startsWith("## Engineering Memory")) throw new Error("the CLI printed nothing");
 // The saved output is the one worked out from scratch; the plugin's command prints the same.
+waitForKeepers();
 forgetSavedOutput();
 const fresh = node(CLI, ...INJECT).stdout;
 if (node(CLI, ...INJECT).stdout !== fresh) throw new Error("the saved output differs");
@@ -147,6 +157,7 @@ for (let run = 0; run < RUNS; run++) {
     const row = rows[(at + run) % rows.length];
     wait(50);
     row.before?.();
+    waitForKeepers();
     const base = node("-e", "0").elapsed;
     const elapsed = time([...row.command, ...row.args]).elapsed;
     baseline.push(base);
@@ -158,6 +169,7 @@ for (let run = 0; run < RUNS; run++) {
 // After an edit, what the saved output grown prints is what the files give worked out anew.
 edit();
 const grown = node(CLI, ...INJECT).stdout;
+waitForKeepers();
 forgetSavedOutput();
 if (node(CLI, ...INJECT).stdout !== grown || grown !== fresh) throw new Error("inject after an edit printed otherwise than the files give");
 const marks = benchSection("cli-bench", "Command line", "bench/cli-bench.mjs");
@@ -176,5 +188,6 @@ const section = [
   marks.end,
 ].join("\n");
 console.log(section);
+waitForKeepers();
 rmSync(dirname(HOME_STORE), { recursive: true, force: true });
 writeBenchSection(REPO_ROOT, marks.name, section);
