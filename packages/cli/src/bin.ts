@@ -52,9 +52,9 @@ function injectCodeCache(bundle: string): string | null {
   }
 }
 
-// The first argument of the process an inject run starts to keep the files it read anew (their
-// entries and terms, for the next run and the hooks) after it has printed, and the output's growth
-// (`keepInjected`); the inject arguments follow it.
+// The first argument of the process an inject run starts, once it has printed and saved its
+// output, to keep the files it read anew (their entries and terms, for the next run and the
+// hooks; `keepInjected`); the inject arguments follow it.
 const KEEP_INJECTED = "--keep-injected";
 let keeperStarted = false;
 const keepAside = () => {
