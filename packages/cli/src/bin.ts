@@ -58,7 +58,11 @@ function injectCodeCache(bundle: string): string | null {
 const KEEP_INJECTED = "--keep-injected";
 let keeperStarted = false;
 const keepAside = () => {
-  keeperStarted = startInBackground([__filename, KEEP_INJECTED, ...argv], { cwd: io.cwd }) !== undefined;
+  try {
+    keeperStarted = startInBackground([__filename, KEEP_INJECTED, ...argv], { cwd: io.cwd }) !== undefined;
+  } catch {
+    // Not started: the next run keeps what this one read, and this one writes its code cache.
+  }
 };
 
 // What a saved inject output is keyed by besides its files: this version and this build of the code that works it out (and grows it).
