@@ -271,11 +271,23 @@ describe.each(testNodes())("on $label", ({ major, executable, missing }) => {
 
       // The background process waits for the files to settle (two seconds), reads them and caches the injection.
       const cache = readdirSync(join(store, ".cache")).find((name) => name.endsWith(".json.refreshing"))!.replace(/\.refreshing$/, "");
+      // The claim names that process (the hook handed it over before it exited).
+      const { pid } = JSON.parse(readFileSync(join(store, ".cache", `${cache}.refreshing`), "utf8")) as { pid: number };
       for (let waited = 0; !existsSync(join(store, ".cache", cache)) && waited < 30_000; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
       // The process then releases its claim and exits, writing its code cache as it goes (under a
-      // temporary name, renamed).
-      const writing = () => readdirSync(join(store, ".cache")).some((name) => name.endsWith(".tmp") || name.endsWith(".refreshing"));
-      for (let waited = 0; writing() && waited < 5_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+      // temporary name, renamed): waited for until it has ended, however long a loaded machine
+      // takes to compile that cache.
+      const running = () => {
+        try {
+          process.kill(pid, 0);
+        } catch {
+          return false;
+        }
+        // Ended but not yet reaped (a zombie, where no init reaps it) counts as ended.
+        const stat = existsSync(`/proc/${pid}/stat`) ? readFileSync(`/proc/${pid}/stat`, "utf8") : "";
+        return !/\) Z /.test(stat);
+      };
+      for (let waited = 0; running() && waited < 30_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
       // Beside it, only the hook's code cache, the files' entries and the mark of the cache's last
       // pruning (no claim left, nothing half-written).
       expect(readdirSync(join(store, ".cache")).filter((name) => !/^code-[a-z-]+-[0-9a-f]{8}\.bin$/.test(name) && name !== "files" && name !== ".pruned")).toEqual([cache]);
