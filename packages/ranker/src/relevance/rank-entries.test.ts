@@ -170,6 +170,89 @@ describe("rankEntries with entryOrders computed beforehand", () => {
   });
 });
 
+describe("rankingOf with entryOrders computed beforehand, asked for a few of many", () => {
+  const WORDS = ["retry", "timeout", "embedding", "cache", "lock"];
+  const entryArbitrary = fc.record({
+    words: fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 4 }),
+    observationCount: fc.integer({ min: 1, max: 30 }),
+    confidence: fc.constantFrom("high" as const, "medium" as const, "low" as const),
+    lastObserved: fc.option(fc.constantFrom("2026-01-02T10:00:00Z", "2026-03-04T10:00:00Z", "2026-05-06T10:00:00Z"), { nil: null }),
+    votes: fc.option(fc.record({ helpful: fc.nat(40), unhelpful: fc.nat(40) }), { nil: undefined }),
+  });
+
+  it("ranks exactly as without them, read in any order, under any prominence weight and feedback (200 random banks of up to 300 entries)", () => {
+    fc.assert(
+      fc.property(
+        fc.array(entryArbitrary, { minLength: 1, maxLength: 300 }),
+        fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 3 }),
+        fc.array(fc.integer({ min: 0, max: 12 }), { minLength: 1, maxLength: 4 }),
+        fc.constantFrom(-2, -0.5, 0, 0.3, 1, 4),
+        fc.array(fc.nat(), { maxLength: 8 }),
+        (specs, query, counts, prominenceWeight, picks) => {
+          const entries = specs.map((spec, at) => makeEntry({ name: `Entry ${at}`, description: `${spec.words.join(" ")}.`, observationCount: spec.observationCount, confidence: spec.confidence, lastObserved: spec.lastObserved }));
+          const feedback = new Map(specs.flatMap((spec, at) => (spec.votes === undefined ? [] : [[entries[at]!.contentHash, spec.votes] as const])));
+          const options = { index: buildRelevanceIndex(entries), feedback, prominenceWeight, floor: { minimumKnownShare: 0, minimum: 0, relativeToBest: 0, minimumTerms: 1, minimumCoverage: 0 } };
+          const ordered = rankingOf(entries, { text: query.join(" ") }, { ...options, orders: entryOrders(entries) });
+          const plain = rankingOf(entries, { text: query.join(" ") }, options);
+          for (const count of counts) expect(ordered.first(count)).toEqual(plain.first(count));
+          const chosen = picks.map((pick) => entries[pick % entries.length]!);
+          expect(ordered.among(chosen)).toEqual(plain.among(chosen));
+          expect(ordered.first(Number.POSITIVE_INFINITY)).toEqual(plain.first(Number.POSITIVE_INFINITY));
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it("gives first an entry that feedback lifts over a more relevant one, when one is asked for of many", () => {
+    const lifted = makeEntry({ name: "Lifted", description: "Retry the timeout of the cache." });
+    const plain = makeEntry({ name: "Plain", description: "Retry the timeout." });
+    const weak = Array.from({ length: 12 }, (_, at) => makeEntry({ name: `Weak ${at}`, description: `Retry ${at} once more when the lock, the schema and the migration allow it.` }));
+    const entries = [plain, lifted, ...weak];
+    const feedback = new Map([[lifted.contentHash, { helpful: 40, unhelpful: 0 }]]);
+    const options = { index: buildRelevanceIndex(entries), feedback, prominenceWeight: 0, floor: { minimumKnownShare: 0, minimum: 0, relativeToBest: 0, minimumTerms: 1, minimumCoverage: 0 } };
+    const query = { text: "retry timeout" };
+    const all = rankingOf(entries, query, options).first(Number.POSITIVE_INFINITY);
+    // More relevant without feedback, second with it.
+    expect(all[0]!.entry).toBe(lifted);
+    expect(all.find((item) => item.entry === plain)!.relevance).toBeGreaterThan(all[0]!.relevance);
+    expect(rankingOf(entries, query, { ...options, orders: entryOrders(entries) }).first(1)).toEqual(all.slice(0, 1));
+  });
+
+  it("gives the first few of many entries each less relevant than the one before, as without them", () => {
+    // Each a word longer than the one before: relevance falls entry by entry, and with no
+    // prominence weight the score is the relevance.
+    const entries = Array.from({ length: 30 }, (_, at) => makeEntry({ name: `Entry ${at}`, description: `Retry the timeout${" and wait".repeat(at)}.`, observationCount: 30 - at }));
+    const options = { index: buildRelevanceIndex(entries), prominenceWeight: 0, floor: { minimumKnownShare: 0, minimum: 0, relativeToBest: 0, minimumTerms: 1, minimumCoverage: 0 } };
+    const query = { text: "retry timeout" };
+    const all = rankingOf(entries, query, options).first(Number.POSITIVE_INFINITY);
+    expect(all.map((item) => item.entry)).toEqual(entries);
+    for (const count of [2, 3]) expect(rankingOf(entries, query, { ...options, orders: entryOrders(entries) }).first(count)).toEqual(all.slice(0, count));
+  });
+
+  it("scores only the entries that could be among the first asked for: 5 of 2,000 that match, 10 of them well", () => {
+    const entries = Array.from({ length: 2_000 }, (_, at) =>
+      makeEntry({ name: `Entry ${at}`, description: at % 200 === 0 ? "Retry the embedding call when its timeout expires." : `Retry ${at} once more.`, observationCount: (at % 7) + 1 }),
+    );
+    const read = new Set<number>();
+    const facts = {
+      observationCount: (position: number) => {
+        read.add(position);
+        return entries[position]!.observationCount;
+      },
+      confidence: (position: number) => entries[position]!.confidence,
+      contentHash: (position: number) => entries[position]!.contentHash,
+    };
+    const options = { index: buildRelevanceIndex(entries), orders: entryOrders(entries), floor: { minimumKnownShare: 0, minimum: 0, relativeToBest: 0, minimumTerms: 1, minimumCoverage: 0 } };
+    const query = { text: "retry embedding timeout" };
+    const first = rankingOf(entries, query, { ...options, facts }).first(5);
+    expect(first).toEqual(rankingOf(entries, query, options).first(5));
+    expect(first.every((item) => entries.indexOf(item.entry) % 200 === 0)).toBe(true);
+    // The ten that match well, and none of the 1,990 that match one word.
+    expect([...read].sort((a, b) => a - b)).toEqual(Array.from({ length: 10 }, (_, at) => at * 200));
+  });
+});
+
 describe("rankingOf with the entries' facts kept apart (a ranking cache's columns)", () => {
   const WORDS = ["retry", "timeout", "embedding", "cache", "lock", "schema", "migration", "review"];
   const entryArbitrary = fc.record({

@@ -234,23 +234,6 @@ export function rankingOf<T extends Entry>(entries: EntryList<T>, query: Relevan
   // that the last tie-break (the list's order) is the same both ways.
   const order = new Int32Array(entries.length);
   const recency = new Int32Array(entries.length);
-  if (global === undefined || places === null) {
-    const matching = Int32Array.from(matchedPositions).sort();
-    const local = entryOrders(Array.from(matching, (position) => entries.at(position)!));
-    matching.forEach((position, at) => {
-      order[position] = local.order[at]!;
-      recency[position] = local.recency[at]!;
-    });
-  } else {
-    // Recency among the matching entries: how many of them are more recent, found by halving in
-    // their places among all, sorted (each place is one entry's). Only the passing entries' are
-    // read (below): worked out for them alone, never a pass over every entry.
-    places.sort();
-    for (const position of passing) {
-      order[position] = global.order[position]!;
-      recency[position] = lowerBound(places, global.recency[position]!);
-    }
-  }
   const last = Math.max(1, matchedPositions.length - 1);
   const prominence = new Float64Array(entries.length);
   const feedbackFactor = new Float64Array(entries.length);
@@ -258,12 +241,68 @@ export function rankingOf<T extends Entry>(entries: EntryList<T>, query: Relevan
   // (No vote yet, as on most machines: no entry's hash is read to find none.)
   const feedback = options.feedback !== undefined && options.feedback.size > 0 ? options.feedback : undefined;
   const facts = options.facts ?? entryFacts(entries);
-  for (const position of passing) {
+  const scoreAt = (position: number): void => {
     prominence[position] = prominenceOf(facts.observationCount(position), facts.confidence(position), 1 - recency[position]! / last);
     feedbackFactor[position] = feedback === undefined ? 1 : feedbackFactorOf(feedback.get(facts.contentHash(position)));
     score[position] = relevance[position]! * (1 + prominenceWeight * prominence[position]!) * feedbackFactor[position]!;
+  };
+  // Where the orders were computed beforehand, each passing entry is scored when first needed
+  // (`scoreOnce`); else all of them here.
+  let scoreOnce: ((position: number) => void) | null = null;
+  if (global === undefined || places === null) {
+    const matching = Int32Array.from(matchedPositions).sort();
+    const local = entryOrders(Array.from(matching, (position) => entries.at(position)!));
+    matching.forEach((position, at) => {
+      order[position] = local.order[at]!;
+      recency[position] = local.recency[at]!;
+    });
+    for (const position of passing) scoreAt(position);
+  } else {
+    // Recency among the matching entries: how many of them are more recent, found by halving in
+    // their places among all, sorted (each place is one entry's). Worked out for the entries
+    // scored alone: at 50,000 entries a session's query passes thousands, of which a plan reads a
+    // few hundred.
+    places.sort();
+    const done = new Uint8Array(entries.length);
+    scoreOnce = (position) => {
+      if (done[position] === 1) return;
+      done[position] = 1;
+      order[position] = global.order[position]!;
+      recency[position] = lowerBound(places, global.recency[position]!);
+      scoreAt(position);
+    };
   }
   const compare = (a: number, b: number) => score[b]! - score[a]! || order[a]! - order[b]!;
+  // How far prominence (at most 1) and feedback can lift an entry's relevance: no score is over
+  // its relevance × this (with a margin for rounding).
+  let lift = 1;
+  if (feedback !== undefined) for (const votes of feedback.values()) lift = Math.max(lift, feedbackFactorOf(votes));
+  const reach = (1 + Math.max(0, prominenceWeight)) * lift * (1 + 1e-9);
+  // The positions of the first `count` passing entries, in the ranking's order. Scored lazily:
+  // the entries at least as relevant as the `count`-th most relevant (`count` or more, ties
+  // included) are scored, and the least of their scores is a bar that `count` entries reach; an
+  // entry whose relevance × `reach` is under it is outscored by all of those, so only the entries
+  // that reach it are scored and put in order.
+  const firstPositions = (count: number): number[] => {
+    const once = scoreOnce;
+    if (once === null || count * 8 >= passing.length) {
+      if (once !== null) for (const position of passing) once(position);
+      return firstInOrder(passing, count, compare);
+    }
+    // (A typed array sorts in native code: at 50,000 entries thousands pass.)
+    const relevances = new Float64Array(passing.length);
+    for (let at = 0; at < passing.length; at++) relevances[at] = relevance[passing[at]!]!;
+    const countth = relevances.sort()[passing.length - count]!;
+    let bar = Number.POSITIVE_INFINITY;
+    for (const position of passing) {
+      if (relevance[position]! < countth) continue;
+      once(position);
+      bar = Math.min(bar, score[position]!);
+    }
+    const contenders = passing.filter((position) => relevance[position]! * reach >= bar);
+    for (const position of contenders) once(position);
+    return firstInOrder(contenders, count, compare);
+  };
 
   // The query's terms the entry at `position` holds, by what each gave it (the reason, strongest
   // first): each found in its term's postings by halving (their positions ascend), when first
@@ -300,7 +339,7 @@ export function rankingOf<T extends Entry>(entries: EntryList<T>, query: Relevan
   return {
     first(count) {
       if (count > read.length && !readAll) {
-        read = ranked(firstInOrder(passing, Math.min(count, passing.length), compare));
+        read = ranked(firstPositions(Math.min(count, passing.length)));
         readAll = read.length === passing.length;
       }
       return read.slice(0, count);
@@ -310,6 +349,7 @@ export function rankingOf<T extends Entry>(entries: EntryList<T>, query: Relevan
       // By hash first: a list that makes each entry when first read makes only those chosen.
       const hashes = new Set(chosen.map((entry) => entry.contentHash));
       const positions = passing.filter((position) => hashes.has(facts.contentHash(position)) && wanted.has(entries.at(position)!));
+      if (scoreOnce !== null) for (const position of positions) scoreOnce(position);
       return new Map(ranked(positions).map((item) => [item.entry, item]));
     },
   };
