@@ -230,6 +230,18 @@ describe("rankingOf with entryOrders computed beforehand, asked for a few of man
     for (const count of [2, 3]) expect(rankingOf(entries, query, { ...options, orders: entryOrders(entries) }).first(count)).toEqual(all.slice(0, count));
   });
 
+  it("ranks as without them where a fact reads as no number (a damaged cache column)", () => {
+    const entries = Array.from({ length: 40 }, (_, at) => makeEntry({ name: `Entry ${at}`, description: `Retry the timeout${" and wait".repeat(at % 7)}.` }));
+    const facts = {
+      observationCount: (position: number) => (position % 5 === 0 ? Number.NaN : entries[position]!.observationCount),
+      confidence: (position: number) => entries[position]!.confidence,
+      contentHash: (position: number) => entries[position]!.contentHash,
+    };
+    const options = { index: buildRelevanceIndex(entries), facts, floor: { minimumKnownShare: 0, minimum: 0, relativeToBest: 0, minimumTerms: 1, minimumCoverage: 0 } };
+    const query = { text: "retry timeout" };
+    for (const count of [1, 2, 4]) expect(rankingOf(entries, query, { ...options, orders: entryOrders(entries) }).first(count)).toEqual(rankingOf(entries, query, options).first(count));
+  });
+
   it("scores only the entries that could be among the first asked for: 5 of 2,000 that match, 10 of them well", () => {
     const entries = Array.from({ length: 2_000 }, (_, at) =>
       makeEntry({ name: `Entry ${at}`, description: at % 200 === 0 ? "Retry the embedding call when its timeout expires." : `Retry ${at} once more.`, observationCount: (at % 7) + 1 }),

@@ -299,7 +299,8 @@ export function rankingOf<T extends Entry>(entries: EntryList<T>, query: Relevan
       once(position);
       bar = Math.min(bar, score[position]!);
     }
-    const contenders = passing.filter((position) => relevance[position]! * reach >= bar);
+    // A score that is no number (a fact read damaged) bars nothing: all are scored, as without a bar.
+    const contenders = Number.isNaN(bar) ? passing : passing.filter((position) => relevance[position]! * reach >= bar);
     for (const position of contenders) once(position);
     return firstInOrder(contenders, count, compare);
   };
