@@ -3,7 +3,7 @@ import { appendFileSync, chmodSync, closeSync, constants, cpSync, existsSync, mk
 import { join } from "node:path";
 import { indexTerms } from "@iflow-memory/ranker";
 import { codeCacheFile, type CodeCacheNode, injectionCachePath, MEMORY_CACHE_SALT, prepareSessionInjection, rankingCachePath, readCachedRanking } from "@iflow-memory/store";
-import { CLI_BIN, copyCorpus, CORPORA_DIR, dedent, HOOK_BIN, IN_CI, makeTempDir, PROMPT_HOOK_BIN, REPO_ROOT, runNode, testNodes } from "@iflow-memory/test-utils";
+import { CLI_BIN, copyCorpus, CORPORA_DIR, dedent, HOOK_BIN, IN_CI, isRunning, makeTempDir, PROMPT_HOOK_BIN, REPO_ROOT, runNode, testNodes } from "@iflow-memory/test-utils";
 import { describe, expect, it } from "vitest";
 
 const ENTRY = "### Pattern: Small Steps\nCommit often; a small diff is a reviewed diff.\n- Observation count: 2\n";
@@ -277,17 +277,7 @@ describe.each(testNodes())("on $label", ({ major, executable, missing }) => {
       // The process then releases its claim and exits, writing its code cache as it goes (under a
       // temporary name, renamed): waited for until it has ended, however long a loaded machine
       // takes to compile that cache.
-      const running = () => {
-        try {
-          process.kill(pid, 0);
-        } catch {
-          return false;
-        }
-        // Ended but not yet reaped (a zombie, where no init reaps it) counts as ended.
-        const stat = existsSync(`/proc/${pid}/stat`) ? readFileSync(`/proc/${pid}/stat`, "utf8") : "";
-        return !/\) Z /.test(stat);
-      };
-      for (let waited = 0; running() && waited < 30_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+      for (let waited = 0; isRunning(pid) && waited < 30_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
       // Beside it, only the hook's code cache, the files' entries and the mark of the cache's last
       // pruning (no claim left, nothing half-written).
       expect(readdirSync(join(store, ".cache")).filter((name) => !/^code-[a-z-]+-[0-9a-f]{8}\.bin$/.test(name) && name !== "files" && name !== ".pruned")).toEqual([cache]);
